@@ -1,0 +1,36 @@
+# Two commands set everything up on a fresh machine:
+#   make run    install, migrate, serve Whizi on http://127.0.0.1:8000 with a Celery worker
+#   make test   install, make sure PostgreSQL/Redis/Chromium are there, run ruff and the suite
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install install-test messages
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
+	$(PY) -m pip install --quiet -e ".[test]"
+	touch $@
+
+install: $(VENV)/.installed
+install-test: $(VENV)/.installed-test
+
+messages: install
+	@if command -v msgfmt >/dev/null; then $(PY) manage.py compilemessages --ignore=.venv -v 0; \
+	else echo "gettext not installed: using the committed .mo files"; fi
+
+run: install
+	$(PY) manage.py migrate --noinput
+	HOST=$(HOST) PORT=$(PORT) PY=$(PY) bash scripts/run.sh
+
+test: install-test
+	bash scripts/ensure_services.sh
+	$(VENV)/bin/ruff check .
+	PY=$(PY) bash scripts/test.sh $(ARGS)

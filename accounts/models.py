@@ -1,0 +1,46 @@
+import uuid
+
+from django.conf import settings
+from django.db import models
+
+
+class Guest(models.Model):
+    """A visitor who has not signed up. Its id lives only in their server-side session."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_seen_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return f"guest {self.id}"
+
+
+class OwnedQuerySet(models.QuerySet):
+    def for_owner(self, owner) -> "OwnedQuerySet":
+        return self.filter(**owner.lookup)
+
+
+class OwnedModel(models.Model):
+    """Something that belongs to exactly one memory owner: a user or a guest."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        related_name="+",
+    )
+    guest = models.ForeignKey(
+        Guest, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+
+    objects = OwnedQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(user__isnull=False, guest__isnull=True)
+                    | models.Q(user__isnull=True, guest__isnull=False)
+                ),
+                name="%(app_label)s_%(class)s_one_owner",
+            )
+        ]

@@ -1,0 +1,79 @@
+from django.db import models
+
+from accounts.models import OwnedModel
+
+
+class Project(OwnedModel):
+    """A body of work whose instructions apply only to its own chats."""
+
+    name = models.CharField(max_length=200)
+    instructions = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta(OwnedModel.Meta):
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Conversation(OwnedModel):
+    project = models.ForeignKey(
+        Project, null=True, blank=True, on_delete=models.SET_NULL, related_name="conversations"
+    )
+    title = models.CharField(max_length=200, blank=True)
+    model = models.CharField(max_length=200)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True, db_index=True)
+
+    class Meta(OwnedModel.Meta):
+        ordering = ["-updated_at"]
+
+    def __str__(self) -> str:
+        return self.title or f"Conversation {self.pk}"
+
+
+class Message(models.Model):
+    class Role(models.TextChoices):
+        USER = "user"
+        ASSISTANT = "assistant"
+
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.CASCADE, related_name="messages"
+    )
+    role = models.CharField(max_length=16, choices=Role.choices)
+    content = models.TextField()
+    model = models.CharField(max_length=200, blank=True)
+    input_tokens = models.PositiveIntegerField(default=0)
+    output_tokens = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.role} message {self.pk}"
+
+
+class VoiceSession(OwnedModel):
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta(OwnedModel.Meta):
+        ordering = ["-started_at"]
+
+    def __str__(self) -> str:
+        return f"Voice session {self.pk}"
+
+
+class VoiceTurn(models.Model):
+    session = models.ForeignKey(VoiceSession, on_delete=models.CASCADE, related_name="turns")
+    role = models.CharField(max_length=16, choices=Message.Role.choices)
+    text = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.role} voice turn {self.pk}"

@@ -1,0 +1,97 @@
+from django.conf import settings
+from django.db import models
+
+from accounts.models import Guest, OwnedModel
+
+
+class Memory(models.Model):
+    """One owner's list of durable facts.
+
+    `version` goes up on every write, so a pass saves only over the list it read
+    (compare-and-swap). `epoch` goes up on every clear, so a pass that started before
+    a clear is discarded rather than retried, and `cleared_at` bounds which turns any
+    later pass may read.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        related_name="memory",
+    )
+    guest = models.OneToOneField(
+        Guest, null=True, blank=True, on_delete=models.CASCADE, related_name="memory"
+    )
+    lines = models.JSONField(default=list)
+    tokens = models.PositiveIntegerField(default=0)
+    version = models.PositiveBigIntegerField(default=0)
+    epoch = models.PositiveIntegerField(default=0)
+    cleared_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "memories"
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(user__isnull=False, guest__isnull=True)
+                    | models.Q(user__isnull=True, guest__isnull=False)
+                ),
+                name="memory_memory_one_owner",
+            )
+        ]
+
+    def __str__(self) -> str:
+        who = f"user {self.user_id}" if self.user_id else f"guest {self.guest_id}"
+        return f"Memory of {who}"
+
+
+class MemoryPass(OwnedModel):
+    """One memory pass: when it was asked for, and what it did. Never any fact text."""
+
+    class Trigger(models.TextChoices):
+        CADENCE = "cadence", "every 6 turns"
+        REQUEST = "request", "remember/forget request"
+        VOICE = "voice", "end of voice session"
+        MERGE = "merge", "guest merged into account"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+
+    class Outcome(models.TextChoices):
+        UPDATED = "updated"
+        UNCHANGED = "unchanged"
+        COMPACTED = "compacted"
+        TRIMMED = "trimmed"
+        DISCARDED = "discarded"
+        FAILED = "failed"
+
+    trigger = models.CharField(max_length=16, choices=Trigger.choices)
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True
+    )
+    outcome = models.CharField(max_length=16, choices=Outcome.choices, blank=True)
+    # What the pass reads: the conversation up to this message, or this voice session.
+    through_message = models.ForeignKey(
+        "chat.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    voice_session = models.ForeignKey(
+        "chat.VoiceSession", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    model = models.CharField(max_length=200, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    input_tokens = models.PositiveIntegerField(default=0)
+    output_tokens = models.PositiveIntegerField(default=0)
+    lines_before = models.PositiveIntegerField(default=0)
+    lines_after = models.PositiveIntegerField(default=0)
+    duration_ms = models.PositiveIntegerField(default=0)
+    # Error class and kind only: a model's error text may quote the user's facts.
+    error = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta(OwnedModel.Meta):
+        ordering = ["-created_at"]
+        verbose_name_plural = "memory passes"

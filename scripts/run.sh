@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Serve Whizi (ASGI, for streamed replies) with a Celery worker and beat beside it.
+# Memory passes only ever run in the worker, never inside a request.
+set -euo pipefail
+PY=${PY:-.venv/bin/python}
+HOST=${HOST:-127.0.0.1}
+PORT=${PORT:-8000}
+REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/0}
+mkdir -p var
+
+redis_up() { "$PY" -c "import redis,sys; redis.Redis.from_url('$REDIS_URL', socket_connect_timeout=1).ping()" 2>/dev/null; }
+if ! redis_up; then
+  if command -v redis-server >/dev/null 2>&1 && [[ "$REDIS_URL" == redis://127.0.0.1:6379* ]]; then
+    echo "Redis is not running: starting a local one for Whizi (var/redis.log)"
+    redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no \
+      --dir "$PWD/var" --logfile "$PWD/var/redis.log"
+    sleep 1
+  else
+    echo "WARNING: Redis at $REDIS_URL is not reachable. Chat works; memory passes stay" >&2
+    echo "queued in the database until the worker can reach Redis." >&2
+  fi
+fi
+
+pids=()
+cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
+trap cleanup EXIT INT TERM
+
+"$PY" -m celery -A whizi worker --loglevel=INFO --concurrency=2 --beat \
+  --schedule var/celerybeat-schedule >var/worker.log 2>&1 &
+pids+=($!)
+echo "Celery worker started (log: var/worker.log)"
+echo "Whizi: http://$HOST:$PORT/"
+"$PY" -m uvicorn whizi.asgi:application --host "$HOST" --port "$PORT" &
+pids+=($!)
+wait -n "${pids[@]}"

@@ -1,0 +1,93 @@
+"""Settings come from the environment, and production settings pass `check --deploy`."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PRINT_SETTINGS = """
+import json, django
+from django.conf import settings
+django.setup()
+db = settings.DATABASES["default"]
+print(json.dumps({
+    "engine": db["ENGINE"], "name": str(db["NAME"]), "debug": settings.DEBUG,
+    "secret": settings.SECRET_KEY, "hosts": settings.ALLOWED_HOSTS,
+    "broker": settings.CELERY_BROKER_URL, "cache": settings.CACHES["default"]["LOCATION"],
+    "chat_models": settings.WHIZI_CHAT_MODELS, "memory_model": settings.WHIZI_MEMORY_MODEL,
+}))
+"""
+
+
+def _run(env_overrides: dict[str, str], code: str = PRINT_SETTINGS) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("WHIZI_", "DATABASE_URL",
+                                                                     "REDIS", "SECRET_KEY",
+                                                                     "DEBUG", "ALLOWED_HOSTS"))}
+    env["DJANGO_SETTINGS_MODULE"] = "whizi.settings"
+    env.update(env_overrides)
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+def _settings(env_overrides: dict[str, str]) -> dict:
+    result = _run(env_overrides)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_it_runs_on_the_embedded_default_with_nothing_set():
+    s = _settings({})
+    assert s["engine"] == "django.db.backends.sqlite3"
+    assert s["name"].endswith("var/whizi.sqlite3")
+    assert s["debug"] is False
+    assert len(s["secret"]) >= 50
+    assert s["chat_models"] == ["whizi/offline"]
+    assert s["memory_model"] == "whizi/offline"
+    assert s["broker"] == "redis://127.0.0.1:6379/0"
+
+
+def test_it_reads_every_setting_from_the_environment():
+    s = _settings({
+        "DATABASE_URL": "postgres://alice:pw@db.internal:6543/whizi",
+        "REDIS_URL": "redis://cache.internal:6380/2",
+        "SECRET_KEY": "k" * 60,
+        "DEBUG": "true",
+        "ALLOWED_HOSTS": "whizi.example,api.whizi.example",
+        "WHIZI_CHAT_MODELS": "openai/gpt-4o-mini, anthropic/claude-3-5-haiku-latest",
+        "WHIZI_MEMORY_MODEL": "openai/gpt-4o-mini",
+    })
+    assert s["engine"] == "django.db.backends.postgresql"
+    assert s["name"] == "whizi"
+    assert s["debug"] is True
+    assert s["secret"] == "k" * 60
+    assert s["hosts"] == ["whizi.example", "api.whizi.example"]
+    assert s["chat_models"] == ["openai/gpt-4o-mini", "anthropic/claude-3-5-haiku-latest"]
+    assert s["memory_model"] == "openai/gpt-4o-mini"
+    # Broker and cache live in separate Redis databases.
+    assert s["broker"] == "redis://cache.internal:6380/2"
+    assert s["cache"] == "redis://cache.internal:6380/3"
+
+
+def test_a_bad_boolean_fails_loudly():
+    result = _run({"DEBUG": "maybe"})
+    assert result.returncode != 0
+    assert "DEBUG must be true or false" in result.stderr
+
+
+def test_production_settings_pass_check_deploy():
+    env = {
+        "SECRET_KEY": "prod-" + "x9Q!z" * 12,
+        "DEBUG": "false",
+        "WHIZI_HTTPS": "true",
+        "ALLOWED_HOSTS": "whizi.example",
+        "DATABASE_URL": os.environ.get("DATABASE_URL", ""),
+    }
+    result = _run(env, code=(
+        "import sys; from django.core.management import execute_from_command_line;"
+        "execute_from_command_line(['manage.py', 'check', '--deploy', '--fail-level', 'WARNING'])"
+    ))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout

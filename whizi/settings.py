@@ -1,0 +1,263 @@
+"""Whizi settings, read from the environment (see .env.example for every variable).
+
+With nothing set, Whizi runs on the embedded default: a SQLite file under var/,
+Redis on localhost when it is there, and the offline model for chat and memory.
+"""
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.core.management.utils import get_random_secret_key
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+
+def envbool(name: str, default: str) -> bool:
+    value = os.environ.get(name, default).strip().lower()
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off", ""):
+        return False
+    raise ImproperlyConfigured(f"{name} must be true or false, got {value!r}")
+
+
+def envint(name: str, default: str) -> int:
+    value = os.environ.get(name, default)
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, got {value!r}") from None
+
+
+def envfloat(name: str, default: str) -> float:
+    value = os.environ.get(name, default)
+    try:
+        return float(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, got {value!r}") from None
+
+
+def envlist(name: str, default: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def _local_secret_key() -> str:
+    """A key kept under var/ so a checkout runs with nothing set; production sets SECRET_KEY."""
+    path = VAR_DIR / "secret_key"
+    if not path.exists():
+        VAR_DIR.mkdir(exist_ok=True)
+        path.write_text(get_random_secret_key())
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+DEBUG = envbool("DEBUG", "false")
+SECRET_KEY = os.environ.get("SECRET_KEY") or _local_secret_key()
+ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "template_partials",
+    "allauth",
+    "allauth.account",
+    "accounts",
+    "memory",
+    "chat",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+]
+
+ROOT_URLCONF = "whizi.urls"
+WSGI_APPLICATION = "whizi.wsgi.application"
+ASGI_APPLICATION = "whizi.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+            ],
+        },
+    },
+]
+
+# Database: PostgreSQL through psycopg 3 when DATABASE_URL is set, else a SQLite file.
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+if DATABASE_URL:
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    if os.environ.get("WHIZI_TEST_DATABASE_NAME"):
+        DATABASES["default"]["TEST"] = {"NAME": os.environ["WHIZI_TEST_DATABASE_NAME"]}
+else:
+    VAR_DIR.mkdir(exist_ok=True)
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": VAR_DIR / "whizi.sqlite3",
+            # The web process and the worker write to the same file.
+            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE"},
+        }
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Redis: the Celery broker and the Django cache, kept in separate databases so a
+# cache flush never drops queued passes.
+REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def _redis_db_url(url: str, offset: int) -> str:
+    base, _, db = url.rpartition("/")
+    if not base.startswith("redis") or not db.isdigit():
+        return url.rstrip("/") + f"/{offset}"
+    return f"{base}/{int(db) + offset}"
+
+
+REDIS_CACHE_URL = os.environ.get("REDIS_CACHE_URL") or _redis_db_url(REDIS_URL, 1)
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_CACHE_URL,
+        "KEY_PREFIX": "whizi",
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+    }
+}
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+
+CELERY_BROKER_URL = REDIS_URL
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A task's hard limit stays well under the visibility timeout, so a slow pass is
+# never handed to a second worker while the first still runs it.
+CELERY_TASK_TIME_LIMIT = envint("WHIZI_TASK_TIME_LIMIT", "300")
+CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT - 30
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_BEAT_SCHEDULE: dict = {}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+
+# Accounts: email and password, through django-allauth.
+ACCOUNT_LOGIN_METHODS = {"email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = os.environ.get("WHIZI_EMAIL_VERIFICATION", "optional")
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+LOGIN_REDIRECT_URL = "/"
+ACCOUNT_LOGOUT_REDIRECT_URL = "/"
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Whizi <no-reply@localhost>")
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("vi", "Tiếng Việt"),
+    ("zh-hans", "简体中文"),
+    ("ja", "日本語"),
+    ("ko", "한국어"),
+    ("ms", "Bahasa Melayu"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns when it is missing
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+# Serve straight from the app folders, so `make run` needs no collectstatic step.
+WHITENOISE_USE_FINDERS = True
+
+# HTTPS hardening for production (WHIZI_HTTPS=true behind TLS). Off by default so the
+# embedded default works over plain http://localhost.
+WHIZI_HTTPS = envbool("WHIZI_HTTPS", "false")
+SECURE_SSL_REDIRECT = WHIZI_HTTPS
+SESSION_COOKIE_SECURE = WHIZI_HTTPS
+CSRF_COOKIE_SECURE = WHIZI_HTTPS
+SECURE_HSTS_SECONDS = 31536000 if WHIZI_HTTPS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = WHIZI_HTTPS
+SECURE_HSTS_PRELOAD = WHIZI_HTTPS
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if WHIZI_HTTPS else None
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_AGE = envint("WHIZI_SESSION_AGE", str(60 * 60 * 24 * 30))
+
+# Models: every call goes through litellm (whizi.llm). The offline model is the default.
+WHIZI_OFFLINE_MODEL = "whizi/offline"
+WHIZI_CHAT_MODELS = envlist("WHIZI_CHAT_MODELS", WHIZI_OFFLINE_MODEL)
+WHIZI_MEMORY_MODEL = os.environ.get("WHIZI_MEMORY_MODEL", "").strip() or WHIZI_OFFLINE_MODEL
+WHIZI_CHAT_TIMEOUT = envfloat("WHIZI_CHAT_TIMEOUT", "60")
+WHIZI_MEMORY_MODEL_TIMEOUT = envfloat("WHIZI_MEMORY_MODEL_TIMEOUT", "120")
+if WHIZI_MEMORY_MODEL_TIMEOUT >= CELERY_TASK_SOFT_TIME_LIMIT / 2:
+    raise ImproperlyConfigured(
+        "WHIZI_MEMORY_MODEL_TIMEOUT must be under half the task time limit "
+        "(a pass may call the model twice: rewrite and compaction)"
+    )
+
+# Memory caps (DESIGN 2.5, from the seeds).
+WHIZI_MEMORY_MAX_TOKENS = 2000
+WHIZI_MEMORY_TARGET_TOKENS = 1500
+WHIZI_MEMORY_TARGET_LINES = 50
+WHIZI_MEMORY_TARGET_LINE_CHARS = 55
+WHIZI_MEMORY_PASS_TURNS = 6
+WHIZI_MEMORY_TRANSCRIPT_MAX_TOKENS = 20000
+WHIZI_MEMORY_MODEL_INPUT_MAX_TOKENS = 50000
+# How long a chat request waits for the memory read before going on without it.
+WHIZI_MEMORY_READ_TIMEOUT = envfloat("WHIZI_MEMORY_READ_TIMEOUT", "0.3")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("WHIZI_LOG_LEVEL", "INFO")},
+    "loggers": {
+        "LiteLLM": {"level": "WARNING"},
+        "httpx": {"level": "WARNING"},
+    },
+}
