@@ -44,3 +44,34 @@ class OwnedModel(models.Model):
                 name="%(app_label)s_%(class)s_one_owner",
             )
         ]
+
+
+class Preference(models.Model):
+    """Settings → Preferences, per account (or per guest until they sign up)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
+        related_name="preference",
+    )
+    guest = models.OneToOneField(
+        Guest, null=True, blank=True, on_delete=models.CASCADE, related_name="preference"
+    )
+    # A code from settings.LANGUAGES; blank means "follow the browser".
+    language = models.CharField(max_length=16, blank=True)
+    # One of settings.WHIZI_CHAT_MODELS; blank means the first configured model.
+    chat_model = models.CharField(max_length=200, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(user__isnull=False, guest__isnull=True)
+                    | models.Q(user__isnull=True, guest__isnull=False)
+                ),
+                name="accounts_preference_one_owner",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Preferences of {'user ' + str(self.user_id) if self.user_id else 'a guest'}"
