@@ -23,7 +23,8 @@ install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test
 
 messages: install
-	@if command -v msgfmt >/dev/null; then $(PY) manage.py compilemessages --ignore=.venv -v 0; \
+	@if command -v msgfmt >/dev/null && ls locale/*/LC_MESSAGES/*.po >/dev/null 2>&1; then \
+		$(PY) manage.py compilemessages --ignore=.venv -v 0; \
 	else echo "gettext not installed: using the committed .mo files"; fi
 
 run: install
