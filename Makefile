@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install install-test messages
+.PHONY: run test install install-test
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,11 +21,6 @@ $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
 
 install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test
-
-messages: install
-	@if command -v msgfmt >/dev/null && ls locale/*/LC_MESSAGES/*.po >/dev/null 2>&1; then \
-		$(PY) manage.py compilemessages --ignore=.venv -v 0; \
-	else echo "gettext not installed: using the committed .mo files"; fi
 
 run: install
 	$(PY) manage.py migrate --noinput
