@@ -12,11 +12,11 @@ PORT ?= 8000
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet .
 	touch $@
 
 $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
-	$(PY) -m pip install --quiet -e ".[test]"
+	$(PY) -m pip install --quiet ".[test]"
 	touch $@
 
 install: $(VENV)/.installed
