@@ -143,7 +143,7 @@ def _redis_db_url(url: str, offset: int) -> str:
 REDIS_CACHE_URL = os.environ.get("REDIS_CACHE_URL") or _redis_db_url(REDIS_URL, 1)
 CACHES = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "whizi.cache.ResilientRedisCache",
         "LOCATION": REDIS_CACHE_URL,
         "KEY_PREFIX": "whizi",
         "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
@@ -250,6 +250,16 @@ WHIZI_MEMORY_TRANSCRIPT_MAX_TOKENS = 20000
 WHIZI_MEMORY_MODEL_INPUT_MAX_TOKENS = 50000
 # How long a chat request waits for the memory read before going on without it.
 WHIZI_MEMORY_READ_TIMEOUT = envfloat("WHIZI_MEMORY_READ_TIMEOUT", "0.3")
+
+# Requests per minute (per owner, per IP) for each limited endpoint.
+WHIZI_RATE_LIMITS_ENABLED = envbool("WHIZI_RATE_LIMITS_ENABLED", "true")
+WHIZI_RATE_LIMITS = {
+    "chat_message": (envint("WHIZI_RATE_CHAT_PER_OWNER", "20"), envint("WHIZI_RATE_CHAT_PER_IP", "120")),
+    "conversation_create": (30, 120),
+    "memory_read": (60, 300),
+    "memory_clear": (10, 60),
+    "voice": (120, 600),
+}
 
 LOGGING = {
     "version": 1,
