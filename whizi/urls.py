@@ -4,6 +4,7 @@ from django.urls import include, path
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
+    path("", include("accounts.urls")),
     path("", include("memory.urls")),
     path("", include("chat.urls")),
 ]

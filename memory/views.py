@@ -1,0 +1,110 @@
+"""The memory block of the settings page (htmx partials, plain links and forms without
+JavaScript) and the memory JSON API the app uses. Guests and accounts alike; no plan check.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import reswap, retarget
+
+from accounts.owner import Owner, owner_for_request
+from memory import texts
+from memory.services import MemoryClearFailed, MemoryUnavailable, memory_clear, memory_read
+
+
+def memory_block_context(*, owner: Owner, expanded: bool) -> dict[str, object]:
+    """What the memory block shows: the saved list (open or closed), or that it can't be read."""
+    try:
+        snapshot = memory_read(owner=owner)
+    except MemoryUnavailable:
+        return {"memory": None, "memory_unavailable": True, "memory_expanded": False}
+    return {
+        "memory": snapshot,
+        "memory_unavailable": False,
+        "memory_expanded": expanded and snapshot.count > 0,
+    }
+
+
+def _settings_url(*, expanded: bool) -> str:
+    query = "?memory=open" if expanded else ""
+    return f"{reverse('accounts:settings')}{query}#memory"
+
+
+@never_cache
+@vary_on_headers("HX-Request")
+@require_GET
+def memory_panel(request: HttpRequest) -> HttpResponse:
+    """The memory block alone, for htmx; a plain visit gets the settings page in that state."""
+    expanded = request.GET.get("memory") == "open"
+    if not request.htmx:
+        return redirect(_settings_url(expanded=expanded))
+    owner = owner_for_request(request)
+    return render(request, "memory/panel.html", memory_block_context(owner=owner, expanded=expanded))
+
+
+@never_cache
+@vary_on_headers("HX-Request")
+@require_http_methods(["GET", "POST"])
+def memory_clear_page(request: HttpRequest) -> HttpResponse:
+    """GET: the confirmation as a page of its own (the dialog without JavaScript).
+    POST: clear the whole list.
+
+    When the clear fails the list is untouched: htmx gets only the error, swapped into
+    the block's alert slot so the list on screen stays exactly as it was; a plain form
+    post gets the confirmation again with the error, to try once more.
+    """
+    if request.method == "GET":
+        return render(request, "memory/confirm.html")
+    owner = owner_for_request(request)
+    try:
+        memory_clear(owner=owner)
+    except MemoryClearFailed:
+        if request.htmx:
+            response = render(request, "memory/list.html#clear-error", {"clear_failed": True}, status=503)
+            return retarget(reswap(response, "innerHTML"), "#memory-clear-error")
+        return render(request, "memory/confirm.html", {"clear_failed": True}, status=503)
+    if request.htmx:
+        return render(request, "memory/panel.html", memory_block_context(owner=owner, expanded=False))
+    return redirect(_settings_url(expanded=False))
+
+
+def _api_error(*, title: object, message: object) -> JsonResponse:
+    return JsonResponse({"error": {"title": str(title), "message": str(message)}}, status=503)
+
+
+@never_cache
+@ensure_csrf_cookie  # the app reads the token here before it may DELETE
+@require_http_methods(["GET", "DELETE"])
+def memory_api(request: HttpRequest) -> JsonResponse:
+    """GET the saved facts, or DELETE them all. Titles and messages in the request's language."""
+    owner = owner_for_request(request)
+    if request.method == "DELETE":
+        try:
+            memory_clear(owner=owner)
+        except MemoryClearFailed:
+            return _api_error(title=texts.CLEAR_FAILED_TITLE, message=texts.CLEAR_FAILED)
+        return JsonResponse({"title": str(texts.CLEARED_TITLE), "message": str(texts.CLEARED_MESSAGE)})
+    try:
+        snapshot = memory_read(owner=owner)
+    except MemoryUnavailable:
+        return _api_error(title=texts.READ_FAILED_TITLE, message=texts.READ_FAILED)
+    return JsonResponse(
+        {
+            "facts": list(snapshot.lines),
+            "count": snapshot.count,
+            "tokens": snapshot.tokens,
+            # Beyond the contract's three fields: the alert's wording in the user's language.
+            "title": str(texts.APP_ALERT_TITLE),
+            "labels": {
+                "settings_row": str(texts.APP_SETTINGS_ROW),
+                "close": str(texts.APP_CLOSE),
+                "forget": str(texts.APP_FORGET),
+            },
+        }
+    )

@@ -1,0 +1,59 @@
+// The memory block's dialog and focus handling. Without this file every control still
+// works: "Clear memory" is a link to a confirmation page, and Cancel a link back.
+(function () {
+  "use strict";
+
+  function openerOf(dialog) {
+    return document.querySelector('[data-dialog-open][aria-controls="' + dialog.id + '"]');
+  }
+
+  document.addEventListener("click", function (event) {
+    var opener = event.target.closest("[data-dialog-open]");
+    if (opener) {
+      var dialog = document.getElementById(opener.getAttribute("aria-controls"));
+      if (!dialog || typeof dialog.showModal !== "function") return; // follow the link instead
+      event.preventDefault();
+      dialog.showModal(); // modal: focus moves in (to [autofocus]) and Escape closes it
+      opener.setAttribute("aria-expanded", "true");
+      var first = dialog.querySelector("[autofocus]");
+      if (first && document.activeElement !== first) first.focus();
+      return;
+    }
+    var closer = event.target.closest("[data-dialog-close]");
+    if (closer) {
+      var open = closer.closest("dialog");
+      if (open && open.open) {
+        event.preventDefault();
+        open.close();
+      }
+    }
+  });
+
+  // "close" does not bubble, so listen in the capture phase. It fires for Cancel, Escape
+  // and after a failed clear alike: put focus back where the user was.
+  document.addEventListener("close", function (event) {
+    var dialog = event.target;
+    if (!(dialog instanceof HTMLDialogElement)) return;
+    var opener = openerOf(dialog);
+    if (opener) {
+      opener.setAttribute("aria-expanded", "false");
+      opener.focus();
+    }
+  }, true);
+
+  // A clear that failed leaves the block in place (only its alert slot changes): close
+  // the dialog so the message and the unchanged list are in view.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var dialog = event.target.closest && event.target.closest("dialog");
+    if (dialog && dialog.open && document.body.contains(dialog)) dialog.close();
+  });
+
+  // After htmx replaces the memory block, keep keyboard and screen-reader users in it:
+  // on the row when there is one (opened or closed), else on the block's heading.
+  document.addEventListener("htmx:load", function (event) {
+    var block = event.target;
+    if (!block || block.id !== "memory") return;
+    var target = block.querySelector(".memory-row") || block.querySelector("#memory-title");
+    if (target) target.focus();
+  });
+})();
