@@ -16,6 +16,7 @@ from django_htmx.http import reswap, retarget
 from accounts.owner import Owner, owner_for_request
 from memory import texts
 from memory.services import MemoryClearFailed, MemoryUnavailable, memory_clear, memory_read
+from whizi.ratelimit import rate_limited
 
 
 def memory_block_context(*, owner: Owner, expanded: bool) -> dict[str, object]:
@@ -51,6 +52,8 @@ def memory_panel(request: HttpRequest) -> HttpResponse:
 @never_cache
 @vary_on_headers("HX-Request")
 @require_http_methods(["GET", "POST"])
+# Fail open: a person must be able to clear their memory while Redis is down.
+@rate_limited({"POST": "memory_clear"}, fail_open=True)
 def memory_clear_page(request: HttpRequest) -> HttpResponse:
     """GET: the confirmation as a page of its own (the dialog without JavaScript).
     POST: clear the whole list.
@@ -81,6 +84,7 @@ def _api_error(*, title: object, message: object) -> JsonResponse:
 @never_cache
 @ensure_csrf_cookie  # the app reads the token here before it may DELETE
 @require_http_methods(["GET", "DELETE"])
+@rate_limited({"GET": "memory_read", "DELETE": "memory_clear"}, fail_open=True)
 def memory_api(request: HttpRequest) -> JsonResponse:
     """GET the saved facts, or DELETE them all. Titles and messages in the request's language."""
     owner = owner_for_request(request)

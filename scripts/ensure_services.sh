@@ -40,9 +40,11 @@ if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
 fi
 redis-cli -h 127.0.0.1 -p 6379 ping
 
-# Chromium for the browser tests, gettext for compilemessages.
+# Chromium for the browser tests (with CJK fonts, so screenshots of the Japanese, Chinese
+# and Korean pages are legible), gettext for compilemessages.
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -d /usr/share/fonts/opentype/noto ] || missing+=(fonts-noto-cjk)
 command -v msgfmt >/dev/null 2>&1 || missing+=(gettext)
 if [ ${#missing[@]} -gt 0 ]; then
   apt_install "${missing[@]}"

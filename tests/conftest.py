@@ -171,3 +171,9 @@ def private_redis():
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _rate_limits_off_unless_asked(settings):
+    """Every test shares 127.0.0.1; rate-limit tests turn limits on with their own Redis."""
+    settings.WHIZI_RATE_LIMITS_ENABLED = False

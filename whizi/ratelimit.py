@@ -74,16 +74,20 @@ def too_many_requests() -> JsonResponse:
     return response
 
 
-def rate_limited(scope: str, *, fail_open: bool) -> Callable:
-    """Decorate a view: 429 when the requester's owner or IP is over the scope's limit."""
+def rate_limited(scope: str | dict[str, str], *, fail_open: bool) -> Callable:
+    """Decorate a view: 429 when the requester's owner or IP is over the scope's limit.
+
+    `scope` is one name, or a name per HTTP method (methods not named are not limited).
+    """
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @functools.wraps(view)
         def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-            if settings.WHIZI_RATE_LIMITS_ENABLED:
-                limit = Limit(*settings.WHIZI_RATE_LIMITS[scope])
+            name = scope.get(request.method) if isinstance(scope, dict) else scope
+            if settings.WHIZI_RATE_LIMITS_ENABLED and name:
+                limit = Limit(*settings.WHIZI_RATE_LIMITS[name])
                 owner = owner_for_request(request)
-                if over_limit(scope=scope, owner_key=owner.key, ip=client_ip(request),
+                if over_limit(scope=name, owner_key=owner.key, ip=client_ip(request),
                               limit=limit, fail_open=fail_open):
                     return too_many_requests()
             return view(request, *args, **kwargs)

@@ -196,3 +196,26 @@ def test_a_failed_clear_is_503_and_the_list_is_still_there(user):
     # Clearing again works once the store is back.
     assert client.delete("/api/memory/").status_code == 200
     assert Memory.objects.get(user=user).lines == []
+
+
+@pytest.mark.django_db
+def test_memory_api_answers_429_past_the_owner_limit(client, settings, private_redis):
+    settings.WHIZI_RATE_LIMITS_ENABLED = True
+    settings.REDIS_CACHE_URL = private_redis.url
+    settings.WHIZI_RATE_LIMITS = {**settings.WHIZI_RATE_LIMITS, "memory_read": (2, 100)}
+    codes = [client.get("/api/memory/").status_code for _ in range(3)]
+    assert codes == [200, 200, 429]
+    assert client.get("/api/memory/").json()["error"]["title"] == "Too many requests"
+
+
+@pytest.mark.django_db
+def test_clearing_memory_still_works_when_the_rate_limiter_is_down(settings, private_redis):
+    # Clearing fails open: Redis being down must never keep a person's facts stored.
+    settings.WHIZI_RATE_LIMITS_ENABLED = True
+    settings.REDIS_CACHE_URL = private_redis.url
+    private_redis.stop()
+    client = Client()
+    client.get("/api/memory/")
+    response = client.delete("/api/memory/", HTTP_X_CSRFTOKEN=client.cookies["csrftoken"].value)
+    assert response.status_code == 200
+    assert response.json()["title"] == "Memory cleared"
