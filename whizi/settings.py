@@ -164,7 +164,14 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_TIME_LIMIT = envint("WHIZI_TASK_TIME_LIMIT", "300")
 CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT - 30
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    # Guests whose session has expired (SESSION_COOKIE_AGE since last seen) can never
+    # be reached again; sweep them hourly with everything they own.
+    "cleanup-abandoned-guests": {
+        "task": "accounts.cleanup_abandoned_guests",
+        "schedule": 3600.0,
+    },
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
