@@ -83,7 +83,7 @@ def guest_merge_into_user(*, guest_id: uuid.UUID, user_id: int) -> GuestMerge | 
 
         moved: dict[str, int] = {}
         for model in _MOVED_WITH_GUEST:
-            moved[model._meta.verbose_name_plural] = model.objects.filter(guest_id=guest_id).update(
+            moved[str(model._meta.verbose_name_plural)] = model.objects.filter(guest_id=guest_id).update(
                 user_id=user_id, guest_id=None
             )
         _merge_preference(guest_id=guest_id, user_id=user_id)

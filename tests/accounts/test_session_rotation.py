@@ -105,3 +105,19 @@ def test_a_guest_id_sent_by_the_browser_is_never_merged(client):
     assert not Memory.objects.filter(user__email="planter@example.com").exists()
     assert Memory.objects.get(guest_id=stranger.guest_id).lines == ["Stranger's private fact"]
     assert Guest.objects.filter(pk=stranger.guest_id).exists()
+
+
+def test_a_signup_that_waits_for_email_verification_still_merges_and_rotates(guest_browser, settings):
+    settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+    browser, guest = guest_browser
+    give_memory(guest, ["Name is Mai"])
+    key_before, csrf_before = _session_key(browser), browser.cookies["csrftoken"].value
+
+    user = sign_up(browser, "mai@example.com")
+
+    assert "_auth_user_id" not in browser.session  # not logged in until verified
+    assert Memory.objects.get(user=user).lines == ["Name is Mai"]
+    assert not Guest.objects.filter(pk=guest.guest_id).exists()
+    assert _session_key(browser) != key_before
+    assert browser.cookies["csrftoken"].value != csrf_before
+    assert not Session.objects.filter(session_key=key_before).exists()
