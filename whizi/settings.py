@@ -167,7 +167,14 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_TIME_LIMIT = envint("WHIZI_TASK_TIME_LIMIT", "300")
 CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT - 30
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE: dict = {
+    # Guests whose session has expired (SESSION_COOKIE_AGE since last seen) can never
+    # be reached again; sweep them hourly with everything they own.
+    "cleanup-abandoned-guests": {
+        "task": "accounts.cleanup_abandoned_guests",
+        "schedule": 3600.0,
+    },
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -220,6 +227,9 @@ WHITENOISE_USE_FINDERS = True
 WHIZI_HTTPS = envbool("WHIZI_HTTPS", "false")
 SECURE_SSL_REDIRECT = WHIZI_HTTPS
 SESSION_COOKIE_SECURE = WHIZI_HTTPS
+# A __Host- cookie cannot be set by a sibling subdomain or over plain http, which
+# closes the easy ways of planting a session cookie.
+SESSION_COOKIE_NAME = "__Host-whizi_session" if WHIZI_HTTPS else "sessionid"
 CSRF_COOKIE_SECURE = WHIZI_HTTPS
 SECURE_HSTS_SECONDS = 31536000 if WHIZI_HTTPS else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = WHIZI_HTTPS
