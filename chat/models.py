@@ -30,7 +30,8 @@ class Conversation(OwnedModel):
         ordering = ["-updated_at"]
 
     def __str__(self) -> str:
-        return self.title or f"Conversation {self.pk}"
+        # Never the title: it is the user's own words, and str() ends up in logs and admin.
+        return f"Conversation {self.pk}"
 
 
 class Message(models.Model):

@@ -490,9 +490,9 @@ def exchange_memory_states(*, assistant_message_ids: Sequence[int]) -> dict[int,
 # ---------------------------------------------------------------- voice
 
 
-def voice_instructions(*, owner: Owner) -> str:
-    """The voice model's prompt: the voice rules plus the saved list, when it can be read."""
-    snapshot = MemoryRead.start(owner=owner).snapshot()
+def voice_instructions(*, memory: MemoryRead) -> str:
+    """The voice model's prompt: the voice rules plus the saved list, when it could be read."""
+    snapshot = memory.snapshot()
     block = memory_system_message(snapshot.lines) if snapshot is not None else None
     if block is None:
         return VOICE_SYSTEM_PROMPT
@@ -500,8 +500,10 @@ def voice_instructions(*, owner: Owner) -> str:
 
 
 def voice_session_start(*, owner: Owner) -> tuple[VoiceSession, str]:
+    """A new voice session and its prompt, which carries the saved list when it can be read."""
+    memory = MemoryRead.start(owner=owner)  # read while the session row is written
     session = VoiceSession.objects.create(**owner.lookup)
-    return session, voice_instructions(owner=owner)
+    return session, voice_instructions(memory=memory)
 
 
 def voice_turn_add(*, session: VoiceSession, role: object, text: object) -> VoiceTurn:
@@ -528,16 +530,11 @@ def voice_turn_add(*, session: VoiceSession, role: object, text: object) -> Voic
 
 
 def voice_session_end(*, session: VoiceSession) -> MemoryPass | None:
-    """End the session and queue its one memory pass; ending again queues nothing.
-
-    A session with no turns has nothing to remember, so it queues no pass.
-    """
+    """End the session and queue its one memory pass; ending again queues nothing."""
     with transaction.atomic():
         # Locked so two end requests at once queue one pass between them.
         locked = VoiceSession.objects.select_for_update().get(pk=session.pk)
         if locked.ended_at is None:
             locked.ended_at = timezone.now()
             locked.save(update_fields=["ended_at"])
-        if not locked.turns.exists():
-            return None
         return queue_voice_pass(session=locked)

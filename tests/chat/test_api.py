@@ -199,3 +199,27 @@ def test_sending_again_after_a_failure_answers_the_saved_message_once(guest, scr
     assert list(Message.objects.values_list("role", "content")) == [
         ("user", "Plan my week"), ("assistant", "Here is your week."),
     ]
+
+
+@pytest.mark.parametrize(
+    ("language", "title"),
+    [("vi", "Yêu cầu không hợp lệ"), ("zh-hans", "无效的请求"), ("ja", "無効なリクエストです"),
+     ("ko", "잘못된 요청"), ("ms", "Permintaan tidak sah"), ("en", "Invalid request")],
+)
+def test_errors_follow_the_requests_language(guest, language, title):
+    response = post_json(guest, "/api/conversations/", {"model": "openai/gpt-9"},
+                         HTTP_ACCEPT_LANGUAGE=language)
+
+    assert _assert_error(response, 400)["title"] == title
+
+
+def test_a_model_failure_is_explained_in_the_requests_language(guest, script_a):
+    script_a.error("timeout")
+    conversation_id = _start(guest)
+
+    response = post_json(guest, _messages_url(conversation_id), {"content": "Xin chào"},
+                         HTTP_ACCEPT_LANGUAGE="vi")
+
+    error = _assert_error(response, 504)
+    assert error["title"] == "Không nhận được câu trả lời"
+    assert "đã được lưu" in error["message"]

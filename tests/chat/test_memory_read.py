@@ -5,47 +5,16 @@ the reply arrives without the block, and the skip is logged and counted.
 The database is made to fail and to stall for real, from a second connection: the
 memory table is renamed away (the read errors), or locked (the read waits)."""
 
-import contextlib
 import logging
 
 import psycopg
 import pytest
-from django.db import connection
 
 from chat.services import memory_read_skips
 from tests.chat.conftest import CHAT_A, memory_messages, owner_of, post_json, save_memory
+from tests.chat.faults import memory_table_locked, memory_table_missing
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _second_connection() -> psycopg.Connection:
-    db = connection.settings_dict
-    return psycopg.connect(
-        dbname=db["NAME"], user=db["USER"] or "postgres", host=db["HOST"] or "127.0.0.1",
-        port=db["PORT"] or 5432, password=db["PASSWORD"] or None,
-    )
-
-
-@contextlib.contextmanager
-def memory_table_missing():
-    with _second_connection() as other:
-        other.autocommit = True
-        other.execute("ALTER TABLE memory_memory RENAME TO memory_memory_away")
-        try:
-            yield
-        finally:
-            other.execute("ALTER TABLE memory_memory_away RENAME TO memory_memory")
-
-
-@contextlib.contextmanager
-def memory_table_locked():
-    """Another transaction holds the memory table exclusively: reads wait on it."""
-    with _second_connection() as other:
-        other.execute("LOCK TABLE memory_memory IN ACCESS EXCLUSIVE MODE")
-        try:
-            yield other
-        finally:
-            other.rollback()
 
 
 def _conversation(client) -> int:

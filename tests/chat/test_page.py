@@ -297,3 +297,9 @@ def test_another_owner_cannot_poll_a_mark(browser, script_a, make_user):
     other.force_login(make_user("mallory@example.com"))
 
     assert other.get(f"/c/{reply.conversation_id}/m/{reply.pk}/memory/").status_code == 404
+
+
+def test_the_page_speaks_the_browsers_language():
+    page = Client(headers={"Accept-Language": "ja"}).get("/").content.decode()
+
+    assert "新しいチャット" in page and "送信" in page

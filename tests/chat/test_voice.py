@@ -6,8 +6,10 @@ import pytest
 
 from chat import services
 from chat.models import VoiceSession, VoiceTurn
+from chat.services import memory_read_skips
 from memory.models import MemoryPass
 from tests.chat.conftest import api_client, owner_of, post_json, published_passes, save_memory
+from tests.chat.faults import memory_table_missing
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -109,12 +111,13 @@ def test_an_ended_session_takes_no_more_turns(guest):
     assert VoiceTurn.objects.count() == 1
 
 
-def test_a_session_ended_without_any_turn_queues_no_pass(guest):
+def test_a_session_ended_without_any_turn_still_queues_its_one_pass(guest):
     session_id = _start(guest)["id"]
 
     assert _end(guest, session_id).status_code == 202
+    assert _end(guest, session_id).status_code == 202
 
-    assert MemoryPass.objects.count() == 0
+    assert MemoryPass.objects.filter(voice_session_id=session_id).count() == 1
 
 
 def test_someone_elses_voice_session_is_a_404(guest, make_user):
@@ -134,3 +137,13 @@ def test_voice_posts_need_the_csrf_token(guest):
 
     assert response.status_code == 403
     assert VoiceSession.objects.count() == 0
+
+
+def test_a_failing_memory_read_starts_the_session_without_the_list(guest):
+    save_memory(owner_of(guest), ["Tên tôi là Mai"])
+
+    with memory_table_missing():
+        body = _start(guest)
+
+    assert body["instructions"] == services.VOICE_SYSTEM_PROMPT
+    assert memory_read_skips() == {"timeout": 0, "error": 1}
