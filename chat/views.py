@@ -226,7 +226,7 @@ def _finish_stream(request: HttpRequest, exchange: services.Exchange, text: str)
 async def send_stream(request: HttpRequest) -> HttpResponse:
     """Send a message and stream the reply as server-sent events.
 
-    Events: `start` {conversation, url, model}; `token` "text" (many); then `done`
+    Events: `start` {conversation, url, model, title}; `token` "text" (many); then `done`
     {message_id, turns, html, list_html} or `error` {title, message, retryable}.
     """
     begun = await sync_to_async(_begin_stream)(request)
@@ -236,7 +236,7 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
 
     async def events() -> AsyncIterator[bytes]:
         chat = exchange.conversation
-        yield _sse("start", {"conversation": chat.pk, "model": exchange.model,
+        yield _sse("start", {"conversation": chat.pk, "model": exchange.model, "title": chat.title,
                              "url": reverse("chat:conversation", args=[chat.pk])})
         pieces: list[str] = []
         try:

@@ -73,6 +73,11 @@
     const project = composer.querySelector("select[name=project]");
     if (project) project.closest("label").remove();
     if (window.location.pathname !== start.url) window.history.replaceState({}, "", start.url);
+    const heading = document.querySelector(".chat-head h1");
+    if (heading && start.title) {
+      heading.textContent = start.title;
+      document.title = start.title + " · Whizi";
+    }
   }
 
   function parseEvent(raw) {

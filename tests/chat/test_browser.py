@@ -93,6 +93,7 @@ def test_a_guest_sends_a_message_and_the_streamed_reply_lands_in_the_page(page, 
     assert page.url.endswith(f"/c/{conversation.pk}/")
     assert page.inner_text(".msg-assistant .msg-body") == "Hello! How can I help today?"
     assert "Hi Whizi" in page.inner_text("#conversation-list")
+    assert page.inner_text(".chat-head h1") == "Hi Whizi"
 
     page.select_option("select[name=model]", CHAT_B)
     _send(page, "Now you")
