@@ -30,7 +30,8 @@ class Conversation(OwnedModel):
         ordering = ["-updated_at"]
 
     def __str__(self) -> str:
-        return self.title or f"Conversation {self.pk}"
+        # Never the title: it is the user's own words, and str() ends up in logs and admin.
+        return f"Conversation {self.pk}"
 
 
 class Message(models.Model):
@@ -44,8 +45,12 @@ class Message(models.Model):
     role = models.CharField(max_length=16, choices=Role.choices)
     content = models.TextField()
     model = models.CharField(max_length=200, blank=True)
+    # Usage the provider reported for the reply (assistant messages only).
     input_tokens = models.PositiveIntegerField(default=0)
     output_tokens = models.PositiveIntegerField(default=0)
+    # The content's own size (tiktoken), counted once when saved, so trimming the
+    # history to a model's context budget never re-tokenises old messages.
+    content_tokens = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:

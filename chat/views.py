@@ -1,11 +1,280 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.csrf import ensure_csrf_cookie
+"""The chat page (`/`, `/c/<id>/`): HTMX, server-rendered, for guests and accounts.
 
-from accounts.owner import owner_for_request
+Sending a message has two doors onto the same services:
+- `send` is a plain form POST that waits for the whole reply (works without JavaScript);
+- `send_stream` streams the reply as server-sent events to static/js/chat.js.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseStopPolling
+
+from accounts.owner import Owner, owner_for_request
+from chat import services
+from chat.errors import model_failure_text
+from chat.models import Conversation, Message, Project
+from memory.models import MemoryPass
+from whizi.llm import ModelError, astream
+
+log = logging.getLogger(__name__)
+
+# Conversations listed beside the chat; older ones stay reachable by their address.
+LIST_LIMIT = 50
+# A pass still queued after this long (no worker running) stops the page polling for it.
+MARK_POLL_WINDOW = timedelta(minutes=10)
+
+
+def _get_conversation_for_owner(owner: Owner, conversation_id: object) -> Conversation:
+    try:
+        pk = int(str(conversation_id))
+    except ValueError:
+        raise Http404 from None
+    return get_object_or_404(Conversation.objects.for_owner(owner).select_related("project"), pk=pk)
+
+
+def _get_project_for_owner(owner: Owner, project_id: object) -> Project | None:
+    if project_id in (None, ""):
+        return None
+    try:
+        pk = int(str(project_id))
+    except ValueError:
+        raise Http404 from None
+    return get_object_or_404(Project.objects.for_owner(owner), pk=pk)
+
+
+def _listed_conversations(owner: Owner):
+    # Conversations with at least one message: a chat started and never used is not listed.
+    return (
+        Conversation.objects.for_owner(owner).filter(messages__isnull=False).distinct()
+        .select_related("project")[:LIST_LIMIT]
+    )
+
+
+def _page_context(request: HttpRequest, owner: Owner, *, conversation: Conversation | None = None,
+                  project: Project | None = None, **extra: object) -> dict[str, object]:
+    messages: list[Message] = []
+    if conversation is not None:
+        messages = list(conversation.messages.all())
+        marks = _memory_marks([m.pk for m in messages if m.role == Message.Role.ASSISTANT])
+        for message in messages:
+            message.memory_mark = marks.get(message.pk)
+        project = conversation.project
+    current_model = conversation.model if conversation is not None else None
+    context: dict[str, object] = {
+        "owner": owner,
+        "conversations": _listed_conversations(owner),
+        "conversation": conversation,
+        "chat_messages": messages,
+        "projects": Project.objects.for_owner(owner),
+        "project": project,
+        "models": services.chat_models(),
+        "model": services.chat_model_choose(requested=None, current=current_model, owner=owner),
+        "max_message_chars": services.MAX_MESSAGE_CHARS,
+    }
+    context.update(extra)
+    return context
+
+
+def _memory_marks(assistant_ids: list[int]) -> dict[int, str]:
+    """The memory mark state of each reply; passes left queued too long stop polling."""
+    if not assistant_ids:
+        return {}
+    states = services.exchange_memory_states(assistant_message_ids=assistant_ids)
+    pending = [mid for mid, state in states.items() if state == "pending"]
+    if pending:
+        stale = set(
+            MemoryPass.objects.filter(
+                through_message_id__in=pending, created_at__lt=timezone.now() - MARK_POLL_WINDOW
+            ).values_list("through_message_id", flat=True)
+        )
+        for mid in stale:
+            states.pop(mid, None)
+    return states
 
 
 @ensure_csrf_cookie
+@require_GET
 def home(request: HttpRequest) -> HttpResponse:
     owner = owner_for_request(request)
-    return render(request, "chat/home.html", {"owner": owner})
+    project = _get_project_for_owner(owner, request.GET.get("project"))
+    return render(request, "chat/home.html", _page_context(request, owner, project=project))
+
+
+@ensure_csrf_cookie
+@require_GET
+def conversation(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    owner = owner_for_request(request)
+    chat = _get_conversation_for_owner(owner, conversation_id)
+    return render(request, "chat/home.html", _page_context(request, owner, conversation=chat))
+
+
+@require_POST
+def project_new(request: HttpRequest) -> HttpResponse:
+    owner = owner_for_request(request)
+    try:
+        project = services.project_create(
+            owner=owner, name=request.POST.get("name", ""),
+            instructions=request.POST.get("instructions", ""),
+        )
+    except services.ChatInputError as exc:
+        context = _page_context(request, owner, project_error=exc.message,
+                                project_form=request.POST, show_project_form=True)
+        return render(request, "chat/home.html", context, status=400)
+    return redirect(f"{reverse('chat:home')}?project={project.pk}", permanent=False)
+
+
+def _conversation_for_send(request: HttpRequest, owner: Owner) -> tuple[Conversation, bool]:
+    """The conversation a message goes to, started here when it is the first message.
+
+    The input is checked first, so a refused message never leaves an empty conversation.
+    """
+    services.message_content_check(request.POST.get("content"))
+    model = request.POST.get("model") or None
+    if request.POST.get("conversation"):
+        return _get_conversation_for_owner(owner, request.POST["conversation"]), False
+    services.chat_model_choose(requested=model, owner=owner)
+    project = _get_project_for_owner(owner, request.POST.get("project"))
+    return services.conversation_start(owner=owner, model=model, project=project), True
+
+
+@require_POST
+def send(request: HttpRequest) -> HttpResponse:
+    """Send a message and wait for the whole reply: the page without JavaScript."""
+    owner = owner_for_request(request)
+    content = request.POST.get("content", "")
+    try:
+        chat, _started = _conversation_for_send(request, owner)
+        reply = services.chat_reply(conversation=chat, content=content,
+                                    model=request.POST.get("model") or None)
+    except services.ChatInputError as exc:
+        chat = None
+        if request.POST.get("conversation"):
+            chat = _get_conversation_for_owner(owner, request.POST["conversation"])
+        project = None if chat else _get_project_for_owner(owner, request.POST.get("project"))
+        context = _page_context(request, owner, conversation=chat, project=project,
+                                send_error={"title": _("Message not sent"), "message": exc.message},
+                                draft=content)
+        return render(request, "chat/home.html", context, status=400)
+    except services.ChatModelFailed as exc:
+        failure = model_failure_text(kind=exc.kind, retryable=exc.retryable)
+        chat = exc.user_message.conversation
+        context = _page_context(request, owner, conversation=chat, send_error=failure.__dict__,
+                                retry_content=exc.user_message.content)
+        response = render(request, "chat/home.html", context, status=failure.status)
+        if failure.retry_after:
+            response["Retry-After"] = str(failure.retry_after)
+        return response
+    url = reverse("chat:conversation", args=[reply.conversation.pk])
+    return redirect(f"{url}#m-{reply.assistant_message.pk}")
+
+
+def _sse(event: str, data: object) -> bytes:
+    return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
+
+
+def _begin_stream(request: HttpRequest) -> services.Exchange | JsonResponse:
+    """The synchronous half of send_stream: who, where, check, save, assemble."""
+    owner = owner_for_request(request)
+    try:
+        chat, _started = _conversation_for_send(request, owner)
+        return services.chat_exchange_begin(conversation=chat, content=request.POST.get("content"),
+                                            model=request.POST.get("model") or None)
+    except services.ChatInputError as exc:
+        return JsonResponse(
+            {"error": {"title": _("Message not sent"), "message": exc.message, "field": exc.field}},
+            status=400,
+        )
+    except Http404:
+        return JsonResponse(
+            {"error": {"title": _("Not found"), "message": _("That conversation was not found.")}},
+            status=404,
+        )
+
+
+def _finish_stream(request: HttpRequest, exchange: services.Exchange, text: str) -> dict[str, object]:
+    reply = services.chat_exchange_finish(exchange=exchange, text=text)
+    chat = exchange.conversation
+    message = reply.assistant_message
+    message.memory_mark = _memory_marks([message.pk]).get(message.pk)
+    message_html = render_to_string("chat/home.html#message",
+                                    {"conversation": chat, "message": message}, request=request)
+    list_html = render_to_string(
+        "chat/home.html#conversation-list",
+        {"conversation": chat, "conversations": _listed_conversations(Owner.of(chat))},
+        request=request,
+    )
+    return {"message_id": message.pk, "turns": reply.turns,
+            "html": message_html, "list_html": list_html}
+
+
+@require_POST
+async def send_stream(request: HttpRequest) -> HttpResponse:
+    """Send a message and stream the reply as server-sent events.
+
+    Events: `start` {conversation, url, model, title}; `token` "text" (many); then `done`
+    {message_id, turns, html, list_html} or `error` {title, message, retryable}.
+    """
+    begun = await sync_to_async(_begin_stream)(request)
+    if isinstance(begun, JsonResponse):
+        return begun
+    exchange = begun
+
+    async def events() -> AsyncIterator[bytes]:
+        chat = exchange.conversation
+        yield _sse("start", {"conversation": chat.pk, "model": exchange.model, "title": chat.title,
+                             "url": reverse("chat:conversation", args=[chat.pk])})
+        pieces: list[str] = []
+        try:
+            async for piece in astream(model=exchange.model, messages=exchange.request.messages,
+                                       timeout=settings.WHIZI_CHAT_TIMEOUT):
+                pieces.append(piece)
+                yield _sse("token", piece)
+            done = await sync_to_async(_finish_stream)(request, exchange, "".join(pieces))
+        except (ModelError, services.ChatModelFailed) as exc:
+            log.warning("chat model %s failed (%s) in conversation %s", exchange.model,
+                        getattr(exc, "kind", "error"), chat.pk)
+            failure = model_failure_text(kind=getattr(exc, "kind", "error"),
+                                         retryable=getattr(exc, "retryable", True))
+            yield _sse("error", {"title": failure.title, "message": failure.message,
+                                 "retryable": failure.retryable, "status": failure.status})
+            return
+        yield _sse("done", done)
+
+    response = StreamingHttpResponse(events(), content_type="text/event-stream; charset=utf-8")
+    # Proxies must pass each event on as it comes rather than buffer the reply.
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+@require_GET
+def memory_mark(request: HttpRequest, conversation_id: int, message_id: int) -> HttpResponse:
+    """The "Memory updated" mark of one reply, polled by the page while its pass runs.
+
+    Polling stops (HTTP 286) once the pass is done: with the mark when it changed the
+    list, with nothing when it did not.
+    """
+    owner = owner_for_request(request)
+    chat = _get_conversation_for_owner(owner, conversation_id)
+    message = get_object_or_404(chat.messages, pk=message_id, role=Message.Role.ASSISTANT)
+    message.memory_mark = _memory_marks([message.pk]).get(message.pk)
+    html = render_to_string("chat/home.html#memory-mark", {"conversation": chat, "message": message},
+                            request=request)
+    if message.memory_mark == "pending":
+        return HttpResponse(html)
+    return HttpResponseStopPolling(html)

@@ -1,0 +1,87 @@
+"""Reading memory never blocks a reply (DESIGN 2.4): the read runs beside the rest of
+the request under WHIZI_MEMORY_READ_TIMEOUT; when the database fails it or holds it up,
+the reply arrives without the block, and the skip is logged and counted.
+
+The database is made to fail and to stall for real, from a second connection: the
+memory table is renamed away (the read errors), or locked (the read waits)."""
+
+import logging
+
+import psycopg
+import pytest
+
+from chat.services import memory_read_skips
+from tests.chat.conftest import CHAT_A, memory_messages, owner_of, post_json, save_memory
+from tests.chat.faults import memory_table_locked, memory_table_missing
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _conversation(client) -> int:
+    return post_json(client, "/api/conversations/", {"model": CHAT_A}).json()["id"]
+
+
+def test_with_memory_readable_the_block_is_attached(guest, script_a):
+    script_a.reply("Hi Ann.")
+    save_memory(owner_of(guest), ["Name is Ann"])
+    response = post_json(guest, f"/api/conversations/{_conversation(guest)}/messages/", {"content": "Hi"})
+
+    assert response.status_code == 200
+    assert memory_messages(script_a.calls()[0])
+    assert memory_read_skips() == {"timeout": 0, "error": 0}
+
+
+def test_a_failing_read_still_gets_a_reply_without_the_block(guest, script_a, caplog):
+    script_a.reply("Hello.")
+    save_memory(owner_of(guest), ["Name is Ann"])
+    conversation_id = _conversation(guest)
+
+    with caplog.at_level(logging.WARNING, logger="chat.services"), memory_table_missing():
+        response = post_json(guest, f"/api/conversations/{conversation_id}/messages/", {"content": "Hi"})
+
+    assert response.status_code == 200
+    assert response.json()["reply"] == "Hello."
+    [call] = script_a.calls()
+    assert memory_messages(call) == []
+    assert memory_read_skips() == {"timeout": 0, "error": 1}
+    assert "memory read failed" in caplog.text
+    assert "Name is Ann" not in caplog.text  # logs name the owner, never a fact
+
+
+def _reads_waiting(lock: psycopg.Connection) -> int:
+    return lock.execute(
+        "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation "
+        "WHERE c.relname = 'memory_memory' AND NOT l.granted"
+    ).fetchone()[0]
+
+
+def test_a_slow_read_costs_no_more_than_the_timeout(guest, script_a, settings, caplog, wait_for):
+    settings.WHIZI_MEMORY_READ_TIMEOUT = 0.2
+    script_a.reply("Hello.")
+    save_memory(owner_of(guest), ["Name is Ann"])
+    conversation_id = _conversation(guest)
+
+    with caplog.at_level(logging.WARNING, logger="chat.services"), memory_table_locked() as lock:
+        response = post_json(guest, f"/api/conversations/{conversation_id}/messages/", {"content": "Hi"})
+        # The reply is back while the lock is still held, and the read is still stuck
+        # behind it: the request waited for the timeout, not for the database.
+        assert response.status_code == 200
+        assert wait_for(lambda: _reads_waiting(lock) == 1, timeout=5)
+
+    assert response.json()["reply"] == "Hello."
+    assert memory_messages(script_a.calls()[0]) == []
+    assert memory_read_skips() == {"timeout": 1, "error": 0}
+    assert "memory read timed out" in caplog.text
+
+
+def test_once_the_database_recovers_the_block_is_back(guest, script_a):
+    script_a.reply("One.").reply("Two.")
+    save_memory(owner_of(guest), ["Name is Ann"])
+    conversation_id = _conversation(guest)
+    with memory_table_missing():
+        post_json(guest, f"/api/conversations/{conversation_id}/messages/", {"content": "Hi"})
+
+    post_json(guest, f"/api/conversations/{conversation_id}/messages/", {"content": "Again"})
+
+    first, second = script_a.calls()
+    assert memory_messages(first) == [] and memory_messages(second)
