@@ -20,7 +20,8 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from accounts.owner import Owner, owner_for_request
 from chat import services
 from chat.errors import model_failure_text
-from chat.models import Conversation, VoiceSession
+from chat.models import VoiceSession
+from whizi.ratelimit import rate_limited
 
 # Largest JSON body taken: a message at its cap, in UTF-8, with room for the framing.
 MAX_BODY_BYTES = services.MAX_MESSAGE_CHARS * 4 + 4_096
@@ -120,15 +121,11 @@ def _optional_str(data: dict[str, object], key: str) -> str | None:
     return value
 
 
-def _get_conversation_for_owner(owner: Owner, conversation_id: int) -> Conversation:
-    return get_object_or_404(Conversation.objects.for_owner(owner).select_related("project"),
-                             pk=conversation_id)
-
-
 def _get_voice_session_for_owner(owner: Owner, session_id: int) -> VoiceSession:
     return get_object_or_404(VoiceSession.objects.for_owner(owner), pk=session_id)
 
 
+@rate_limited("conversation_create", fail_open=True)
 @api_view("POST")
 def conversations(request: HttpRequest) -> HttpResponse:
     data = _json_body(request, required=False)
@@ -137,17 +134,20 @@ def conversations(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"id": chat.pk, "model": chat.model}, status=201)
 
 
+# Chat fails open: Redis being down must not take chat down with it.
+@rate_limited("chat_message", fail_open=True)
 @api_view("POST")
 def messages(request: HttpRequest, conversation_id: int) -> HttpResponse:
     data = _json_body(request, required=True)
     owner = owner_for_request(request)
-    chat = _get_conversation_for_owner(owner, conversation_id)
+    chat = services.conversation_for_owner(owner=owner, conversation_id=conversation_id)
     reply = services.chat_reply(conversation=chat, content=data.get("content"),
                                 model=_optional_str(data, "model"))
     return JsonResponse({"reply": reply.assistant_message.content,
                          "model": reply.assistant_message.model, "turns": reply.turns})
 
 
+@rate_limited("voice", fail_open=True)
 @api_view("POST")
 def voice_sessions(request: HttpRequest) -> HttpResponse:
     _json_body(request, required=False)
@@ -155,6 +155,7 @@ def voice_sessions(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"id": session.pk, "instructions": instructions}, status=201)
 
 
+@rate_limited("voice", fail_open=True)
 @api_view("POST")
 def voice_transcript(request: HttpRequest, session_id: int) -> HttpResponse:
     data = _json_body(request, required=True)
@@ -163,6 +164,7 @@ def voice_transcript(request: HttpRequest, session_id: int) -> HttpResponse:
     return HttpResponse(status=204)
 
 
+@rate_limited("voice", fail_open=True)
 @api_view("POST")
 def voice_end(request: HttpRequest, session_id: int) -> HttpResponse:
     _json_body(request, required=False)

@@ -29,11 +29,13 @@ from functools import lru_cache
 from django.conf import settings
 from django.core.cache import cache
 from django.db import DatabaseError, connection, connections, transaction
+from django.http import Http404
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import Preference
 from accounts.owner import Owner
+from accounts.preferences import chat_models, preference_read
 from chat.models import Conversation, Message, Project, VoiceSession, VoiceTurn
 from memory.models import MemoryPass
 from memory.prompts import MEMORY_SYSTEM_MESSAGE, memory_system_message
@@ -117,10 +119,6 @@ class ChatModelFailed(Exception):
 # ---------------------------------------------------------------- models and budgets
 
 
-def chat_models() -> list[str]:
-    return list(settings.WHIZI_CHAT_MODELS)
-
-
 def chat_model_choose(*, requested: str | None, current: str | None = None,
                       owner: Owner | None = None) -> str:
     """The model for the next reply: the one asked for, else the conversation's, else
@@ -135,8 +133,8 @@ def chat_model_choose(*, requested: str | None, current: str | None = None,
     if current in models:
         return current
     if owner is not None:
-        preferred = Preference.objects.filter(**owner.lookup).values_list("chat_model", flat=True).first()
-        if preferred in models:
+        preferred = preference_read(owner=owner).chat_model
+        if preferred:  # preference_read only returns a configured model
             return preferred
     return models[0]
 
@@ -236,6 +234,15 @@ def memory_read_skips() -> dict[str, int]:
 
 
 # ---------------------------------------------------------------- projects and conversations
+
+
+def conversation_for_owner(*, owner: Owner, conversation_id: object) -> Conversation:
+    """The owner's conversation with this id; 404 for anything else, guessed ids included."""
+    try:
+        pk = int(str(conversation_id))
+    except ValueError:
+        raise Http404 from None
+    return get_object_or_404(Conversation.objects.for_owner(owner).select_related("project"), pk=pk)
 
 
 def project_create(*, owner: Owner, name: str, instructions: str) -> Project:

@@ -30,6 +30,7 @@ from chat.errors import model_failure_text
 from chat.models import Conversation, Message, Project
 from memory.models import MemoryPass
 from whizi.llm import ModelError, astream
+from whizi.ratelimit import rate_limited
 
 log = logging.getLogger(__name__)
 
@@ -37,14 +38,6 @@ log = logging.getLogger(__name__)
 LIST_LIMIT = 50
 # A pass still queued after this long (no worker running) stops the page polling for it.
 MARK_POLL_WINDOW = timedelta(minutes=10)
-
-
-def _get_conversation_for_owner(owner: Owner, conversation_id: object) -> Conversation:
-    try:
-        pk = int(str(conversation_id))
-    except ValueError:
-        raise Http404 from None
-    return get_object_or_404(Conversation.objects.for_owner(owner).select_related("project"), pk=pk)
 
 
 def _get_project_for_owner(owner: Owner, project_id: object) -> Project | None:
@@ -119,11 +112,12 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_GET
 def conversation(request: HttpRequest, conversation_id: int) -> HttpResponse:
     owner = owner_for_request(request)
-    chat = _get_conversation_for_owner(owner, conversation_id)
+    chat = services.conversation_for_owner(owner=owner, conversation_id=conversation_id)
     return render(request, "chat/home.html", _page_context(request, owner, conversation=chat))
 
 
 @require_POST
+@rate_limited("conversation_create", fail_open=True)
 def project_new(request: HttpRequest) -> HttpResponse:
     owner = owner_for_request(request)
     try:
@@ -146,13 +140,16 @@ def _conversation_for_send(request: HttpRequest, owner: Owner) -> tuple[Conversa
     services.message_content_check(request.POST.get("content"))
     model = request.POST.get("model") or None
     if request.POST.get("conversation"):
-        return _get_conversation_for_owner(owner, request.POST["conversation"]), False
+        chat = services.conversation_for_owner(owner=owner, conversation_id=request.POST["conversation"])
+        return chat, False
     services.chat_model_choose(requested=model, owner=owner)
     project = _get_project_for_owner(owner, request.POST.get("project"))
     return services.conversation_start(owner=owner, model=model, project=project), True
 
 
 @require_POST
+# Chat fails open: Redis being down must not take chat down with it.
+@rate_limited("chat_message", fail_open=True)
 def send(request: HttpRequest) -> HttpResponse:
     """Send a message and wait for the whole reply: the page without JavaScript."""
     owner = owner_for_request(request)
@@ -164,7 +161,7 @@ def send(request: HttpRequest) -> HttpResponse:
     except services.ChatInputError as exc:
         chat = None
         if request.POST.get("conversation"):
-            chat = _get_conversation_for_owner(owner, request.POST["conversation"])
+            chat = services.conversation_for_owner(owner=owner, conversation_id=request.POST["conversation"])
         project = None if chat else _get_project_for_owner(owner, request.POST.get("project"))
         context = _page_context(request, owner, conversation=chat, project=project,
                                 send_error={"title": _("Message not sent"), "message": exc.message},
@@ -223,6 +220,7 @@ def _finish_stream(request: HttpRequest, exchange: services.Exchange, text: str)
 
 
 @require_POST
+@rate_limited("chat_message", fail_open=True)
 async def send_stream(request: HttpRequest) -> HttpResponse:
     """Send a message and stream the reply as server-sent events.
 
@@ -270,7 +268,7 @@ def memory_mark(request: HttpRequest, conversation_id: int, message_id: int) -> 
     list, with nothing when it did not.
     """
     owner = owner_for_request(request)
-    chat = _get_conversation_for_owner(owner, conversation_id)
+    chat = services.conversation_for_owner(owner=owner, conversation_id=conversation_id)
     message = get_object_or_404(chat.messages, pk=message_id, role=Message.Role.ASSISTANT)
     message.memory_mark = _memory_marks([message.pk]).get(message.pk)
     html = render_to_string("chat/home.html#memory-mark", {"conversation": chat, "message": message},

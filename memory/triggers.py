@@ -35,7 +35,9 @@ def _publish_on_commit(memory_pass: MemoryPass) -> None:
     from memory.tasks import run_memory_pass_task
 
     pass_id = memory_pass.pk
-    transaction.on_commit(lambda: run_memory_pass_task.delay(pass_id))
+    # robust: a broker outage must not turn a saved reply into an error; the pass row is
+    # already committed and the sweep publishes it later.
+    transaction.on_commit(lambda: run_memory_pass_task.delay(pass_id), robust=True)
 
 
 def queue_pass_after_reply(*, conversation, user_message, assistant_message) -> MemoryPass | None:

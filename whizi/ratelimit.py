@@ -8,6 +8,7 @@ short outage).
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import time
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import redis
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
@@ -74,23 +76,38 @@ def too_many_requests() -> JsonResponse:
     return response
 
 
-def rate_limited(scope: str | dict[str, str], *, fail_open: bool) -> Callable:
-    """Decorate a view: 429 when the requester's owner or IP is over the scope's limit.
+def _refusal(request: HttpRequest, name: str | None, fail_open: bool) -> HttpResponse | None:
+    if not (settings.WHIZI_RATE_LIMITS_ENABLED and name):
+        return None
+    limit = Limit(*settings.WHIZI_RATE_LIMITS[name])
+    owner = owner_for_request(request)
+    if over_limit(scope=name, owner_key=owner.key, ip=client_ip(request), limit=limit,
+                  fail_open=fail_open):
+        return too_many_requests()
+    return None
 
-    `scope` is one name, or a name per HTTP method (methods not named are not limited).
+
+def rate_limited(scope: str | dict[str, str], *, fail_open: bool) -> Callable:
+    """Decorate a view (sync or async): 429 when the requester's owner or IP is over the
+    scope's limit. `scope` is one name, or a name per HTTP method (others not limited).
     """
 
+    def scope_for(request: HttpRequest) -> str | None:
+        return scope.get(request.method) if isinstance(scope, dict) else scope
+
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        if asyncio.iscoroutinefunction(view):
+
+            @functools.wraps(view)
+            async def async_wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+                refused = await sync_to_async(_refusal)(request, scope_for(request), fail_open)
+                return refused or await view(request, *args, **kwargs)
+
+            return async_wrapper
+
         @functools.wraps(view)
         def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-            name = scope.get(request.method) if isinstance(scope, dict) else scope
-            if settings.WHIZI_RATE_LIMITS_ENABLED and name:
-                limit = Limit(*settings.WHIZI_RATE_LIMITS[name])
-                owner = owner_for_request(request)
-                if over_limit(scope=name, owner_key=owner.key, ip=client_ip(request),
-                              limit=limit, fail_open=fail_open):
-                    return too_many_requests()
-            return view(request, *args, **kwargs)
+            return _refusal(request, scope_for(request), fail_open) or view(request, *args, **kwargs)
 
         return wrapper
 

@@ -94,6 +94,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "whizi.urls"
+CSRF_FAILURE_VIEW = "whizi.views.csrf_failure"
 WSGI_APPLICATION = "whizi.wsgi.application"
 ASGI_APPLICATION = "whizi.asgi.application"
 

@@ -9,6 +9,7 @@ import sys
 import time
 
 import pytest
+from playwright.sync_api import expect
 
 from chat.models import Conversation, Message
 from memory.models import MemoryPass
@@ -97,7 +98,8 @@ def test_a_guest_sends_a_message_and_the_streamed_reply_lands_in_the_page(page, 
 
     page.select_option("select[name=model]", CHAT_B)
     _send(page, "Now you")
-    page.wait_for_function("document.querySelectorAll('.msg-assistant .msg-model').length === 2")
+    # A locator wait, not wait_for_function: the page's CSP forbids evaluating strings.
+    expect(page.locator(".msg-assistant .msg-model")).to_have_count(2)
 
     assert page.inner_text(".msg-assistant >> nth=1").startswith("Model B here.")
     assert Conversation.objects.get().model == CHAT_B

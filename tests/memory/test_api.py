@@ -114,7 +114,9 @@ def test_delete_without_the_csrf_token_is_refused_and_deletes_nothing(user):
     Memory.objects.create(user=user, lines=FACTS, tokens=27, version=1)
     client = signed_in(user, enforce_csrf_checks=True)
     client.get("/api/memory/")
-    assert client.delete("/api/memory/").status_code == 403
+    refused = client.delete("/api/memory/")
+    assert refused.status_code == 403
+    assert refused.json()["error"]["title"] == "Security check failed"  # JSON, like every refusal
     assert client.delete("/api/memory/", HTTP_X_CSRFTOKEN="not-the-token").status_code == 403
     assert Memory.objects.get(user=user).lines == FACTS
 
