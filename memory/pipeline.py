@@ -337,11 +337,12 @@ _ROW_FIELDS = ("pk", "lines", "version", "epoch", "cleared_at")
 def _memory_row(owner: Owner) -> _MemoryRow | None:
     """The owner's Memory row (created empty on first use); None when the owner is gone."""
     try:
-        Memory.objects.get_or_create(**owner.lookup)
+        memory, _ = Memory.objects.get_or_create(**owner.lookup)
     except IntegrityError:
         # The user or guest was deleted after the pass was queued.
         return None
-    return _reload(**owner.lookup)
+    return _MemoryRow(pk=memory.pk, lines=memory.lines, version=memory.version,
+                      epoch=memory.epoch, cleared_at=memory.cleared_at)
 
 
 def _reload(**lookup: object) -> _MemoryRow | None:
@@ -425,6 +426,13 @@ def _finish(memory_pass: MemoryPass, *, outcome: str, started: float, meter: _Me
                       model_seconds=meter.seconds, error=error)
 
 
+def _time_for_another_round(started: float) -> bool:
+    """Can one more rewrite and compaction, at their timeouts, finish within the task's
+    soft time limit?"""
+    elapsed = time.perf_counter() - started
+    return elapsed + 2 * settings.WHIZI_MEMORY_MODEL_TIMEOUT < settings.CELERY_TASK_SOFT_TIME_LIMIT
+
+
 def pass_run(*, pass_id: int, redelivered: bool = False) -> PassReport | None:
     """Run one queued memory pass. Raises PassRetry for a retryable model failure.
 
@@ -480,6 +488,11 @@ def pass_run(*, pass_id: int, redelivered: bool = False) -> PassReport | None:
             return _finish(memory_pass, outcome=Outcome.DISCARDED, started=started, meter=meter,
                            error="conflict:cleared", lines_before=before,
                            lines_after=len(fresh.lines))
+        if not _time_for_another_round(started) and memory_pass.attempts < MAX_ATTEMPTS:
+            # Another rewrite (and compaction) might outlast the task's time limit:
+            # start again as a fresh attempt instead.
+            pass_release(pass_id=pass_id, error="conflict:time")
+            raise PassRetry("conflict:time")
         row = fresh
     return _finish(memory_pass, outcome=Outcome.DISCARDED, started=started, meter=meter,
                    error="conflict:retries", lines_before=before, lines_after=len(row.lines))

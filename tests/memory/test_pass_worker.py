@@ -70,7 +70,8 @@ def test_two_overlapping_passes_lose_no_update(user, script, wait_for):
     # The first pass's save over version 0 now fails; it re-runs on the fresh list.
     script.reply("- Likes tea\n- Lives in Leeds\n- Name is Sam")
     script.release("first")
-    assert finished(wait_for, first).outcome == Outcome.UPDATED
+    first = finished(wait_for, first)
+    assert (first.outcome, first.attempts) == (Outcome.UPDATED, 1)
 
     assert saved_lines(user) == ["Likes tea", "Lives in Leeds", "Name is Sam"]
     assert Memory.objects.get(user=user).version == 2
@@ -92,6 +93,7 @@ def test_a_clear_while_a_pass_waits_on_the_model_wins(user, script, wait_for):
     memory_pass = finished(wait_for, memory_pass)
     assert memory_pass.outcome == Outcome.DISCARDED
     assert memory_pass.error == "conflict:cleared"
+    assert memory_pass.attempts == 1
     assert saved_lines(user) == []
     assert len(script.calls()) == 1  # discarded, not re-run on the cleared list
 
