@@ -26,6 +26,7 @@ _FENCE = re.compile(r"```[^\n`]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _MARK = re.compile(r"^\s*(?:[-*•·‣▪●◦–—+]|\d{1,3}[.)]|\(\d{1,3}\)|\[[ xX]?\])(?:\s+|$)")
 _EMPTY_WORD = re.compile(rf"^[\s\-*_`'\".]*{EMPTY_ANSWER}[\s\-*_`'\".!]*$", re.IGNORECASE)
 _JSON_KEYS = ("memory", "facts", "lines", "list", "items")
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
 
 
 class AnswerError(Exception):
@@ -121,7 +122,7 @@ def clean_line(line: str) -> str:
         for char in line
         if char in "\t\r\n" or unicodedata.category(char) not in ("Cc", "Cs")
     )
-    return normalise_line(text)
+    return normalise_line(_BOLD.sub(r"\1", text))
 
 
 def _checked(items: list[str]) -> list[str]:

@@ -87,3 +87,8 @@ def test_lines_keep_their_language_and_script():
 
 def test_control_characters_that_the_database_cannot_store_are_removed():
     assert parse_answer('["Name\\u0000 is Sam\\ud800", "Likes\\ttea"]') == ["Name is Sam", "Likes tea"]
+
+
+def test_markdown_emphasis_is_not_saved_as_part_of_a_fact():
+    assert parse_answer("- **Name:** Sam\n- Writes __init__.py files") == [
+        "Name: Sam", "Writes __init__.py files"]
