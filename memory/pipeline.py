@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError
-from django.db.models import F, Q
+from django.db.models import F, Q, Subquery
 from django.utils import timezone
 
 from accounts.owner import Owner
@@ -363,13 +363,8 @@ def _read_turns(memory_pass: MemoryPass, cleared_at: datetime | None) -> list[Tu
                 for role, text in rows.order_by("id").values_list("role", "text")]
     if memory_pass.through_message_id is None:
         return []
-    conversation_id = (
-        Message.objects.filter(pk=memory_pass.through_message_id)
-        .values_list("conversation_id", flat=True).first()
-    )
-    if conversation_id is None:
-        return []
-    rows = Message.objects.filter(conversation_id=conversation_id,
+    conversation = Message.objects.filter(pk=memory_pass.through_message_id).values("conversation_id")
+    rows = Message.objects.filter(conversation_id=Subquery(conversation),
                                   id__lte=memory_pass.through_message_id)
     if cleared_at is not None:
         rows = rows.filter(created_at__gt=cleared_at)
