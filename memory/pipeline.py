@@ -33,6 +33,7 @@ from memory.models import Memory, MemoryPass
 from memory.parse import AnswerError, parse_answer
 from memory.prompts import Turn, compaction_messages, pass_messages
 from memory.requests import is_forget_request
+from memory.safety import without_overrides
 from memory.tokens import count_list_tokens, count_tokens
 from whizi import llm
 
@@ -239,7 +240,7 @@ def _compact(lines: list[str], model: str, meter: _Meter) -> list[str] | None:
         meter.errors.append(f"compaction:{exc.kind}")
         return None
     try:
-        compacted = parse_answer(text)
+        compacted = without_overrides(parse_answer(text))
     except AnswerError as exc:
         meter.errors.append(f"compaction:{exc.kind}")
         return None
@@ -281,7 +282,8 @@ def pass_compute(
     3. Ask the fixed memory model for the whole rewritten list. A failure leaves the
        list untouched (`retryable` says whether trying again may help).
     4. Parse and check the answer. Nothing usable (an empty reply, no list, bad lines)
-       leaves the list untouched. A rewrite that would drop most of a non-trivial
+       leaves the list untouched. Lines that read as attempts to override Whizi's
+       instructions are dropped. A rewrite that would drop most of a non-trivial
        list with no forget request in the input is held back (discarded).
     5. Over 2,000 tokens: the compaction pass toward 1,500, and if that fails or is
        still over, the positional trim. The result is always within budget.
@@ -302,7 +304,7 @@ def pass_compute(
             return _result(Outcome.FAILED, existing, existing, meter,
                            error=f"model:{exc.kind}", retryable=exc.retryable)
         try:
-            candidate = parse_answer(text)
+            candidate = without_overrides(parse_answer(text))
         except AnswerError as exc:
             return _result(Outcome.FAILED, existing, existing, meter, error=f"answer:{exc.kind}")
         if looks_like_wipe(existing, candidate) and not _asks_to_forget(window):

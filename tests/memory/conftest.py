@@ -13,7 +13,6 @@ from accounts.models import Guest
 from accounts.owner import Owner
 from chat.models import Conversation, Message, VoiceSession, VoiceTurn
 from memory.models import Memory, MemoryPass
-from tests.conftest import ARTIFACTS  # noqa: F401  (the worker log, for tests)
 from whizi.llm.scripted import Script
 
 

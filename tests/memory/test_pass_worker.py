@@ -18,7 +18,7 @@ from memory.tasks import run_memory_pass_task
 from memory.triggers import queue_pass_after_reply
 from whizi.llm.scripted import Script
 
-from .conftest import ARTIFACTS, chat, owner_of, queue_pass, save_memory, saved_lines
+from .conftest import chat, owner_of, queue_pass, save_memory, saved_lines
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 Outcome = MemoryPass.Outcome
@@ -108,7 +108,7 @@ def test_a_clear_while_a_pass_waits_on_the_model_wins(user, script, wait_for):
     assert saved_lines(user) == ["Likes jazz"]
 
 
-def test_a_pass_never_brings_back_the_memory_of_a_deleted_guest(guest, script, wait_for):
+def test_a_pass_never_brings_back_the_memory_of_a_deleted_guest(guest, script, wait_for, celery_worker):
     save_memory(guest, ["Name is Mai"])
     memory_pass = queue_pass(guest, through=chat(guest, "I'm Mai.", "Hi", "remember"))
     script.gate("g", "- Name is Mai\n- Lives in Hue")
@@ -119,7 +119,7 @@ def test_a_pass_never_brings_back_the_memory_of_a_deleted_guest(guest, script, w
     guest.delete()
     script.release("g")
 
-    log = ARTIFACTS / "worker.log"
+    log = celery_worker.log_path
     wait_for(lambda: f"memory pass {memory_pass.pk} for {guest_key}: discarded [owner_gone]"
              in log.read_text(errors="replace"))
     assert not Memory.objects.filter(guest_id=memory_pass.guest_id).exists()
@@ -146,7 +146,7 @@ def test_retries_are_bounded_and_end_as_failed_with_the_list_untouched(user, scr
     assert saved_lines(user) == ["Likes tea"]
 
 
-def test_a_task_delivered_twice_runs_the_pass_once(user, script, wait_for):
+def test_a_task_delivered_twice_runs_the_pass_once(user, script, wait_for, celery_worker):
     memory_pass = queue_pass(user, through=chat(user, "I'm Sam.", "Hi", "Remember that."))
     script.gate("g", "- Name is Sam").reply("- Name is Somebody Else")
     publish(memory_pass)
@@ -154,7 +154,7 @@ def test_a_task_delivered_twice_runs_the_pass_once(user, script, wait_for):
     publish(memory_pass)  # a duplicate delivery while the first run waits on the model
     script.release("g")
     assert finished(wait_for, memory_pass).outcome == Outcome.UPDATED
-    log = ARTIFACTS / "worker.log"
+    log = celery_worker.log_path
     wait_for(lambda: f"memory pass {memory_pass.pk} not claimed" in log.read_text(errors="replace"))
     assert saved_lines(user) == ["Name is Sam"]
     assert script.remaining() == 1
