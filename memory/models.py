@@ -86,6 +86,8 @@ class MemoryPass(OwnedModel):
     lines_before = models.PositiveIntegerField(default=0)
     lines_after = models.PositiveIntegerField(default=0)
     duration_ms = models.PositiveIntegerField(default=0)
+    # Of duration_ms, the time spent waiting on the memory model (both calls).
+    model_ms = models.PositiveIntegerField(default=0)
     # Error class and kind only: a model's error text may quote the user's facts.
     error = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)

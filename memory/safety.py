@@ -74,8 +74,10 @@ def _asked_for(line: str, requests: list[str]) -> bool:
 def safe_lines(lines: Iterable[str], *, explicit_requests: Iterable[str] = ()) -> tuple[list[str], int]:
     """The lines that may be saved, and how many were refused.
 
-    `explicit_requests` are the user's own messages in the pass input that asked Whizi
-    to remember something; a directive line is kept only when one of them asked for it.
+    `explicit_requests` are the texts that can vouch for a directive line: the user's own
+    messages in the pass input that asked Whizi to remember something, and the lines
+    already saved (a standing preference kept earlier stays kept). A directive line is
+    kept only when one of them spells it out.
     """
     requests = list(explicit_requests)
     kept: list[str] = []

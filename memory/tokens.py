@@ -23,3 +23,11 @@ def render_lines(lines: list[str]) -> str:
 
 def count_list_tokens(lines: list[str]) -> int:
     return count_tokens(render_lines(lines)) if lines else 0
+
+
+def encode(text: str) -> list[int]:
+    return _encoding().encode(text, disallowed_special=())
+
+
+def decode(tokens: list[int]) -> str:
+    return _encoding().decode(tokens, errors="replace")

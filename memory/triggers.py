@@ -6,23 +6,20 @@ commit.
 
 from __future__ import annotations
 
-import re
-
 from django.conf import settings
 from django.db import transaction
 
 from accounts.owner import Owner
 from memory.models import MemoryPass
+from memory.requests import is_forget_request, is_memory_request
 
-# Filled out for all six languages by the memory core work; English for now.
-_REQUEST = re.compile(
-    r"^\s*(please\s+)?(remember|don'?t forget|note that|write that down)\b", re.IGNORECASE
-)
-
-
-def is_memory_request(text: str) -> bool:
-    """Does this user message ask Whizi to remember (or forget) something?"""
-    return bool(_REQUEST.search(text))
+__all__ = [
+    "crosses_pass_cadence",
+    "is_forget_request",
+    "is_memory_request",
+    "queue_pass_after_reply",
+    "queue_voice_pass",
+]
 
 
 def crosses_pass_cadence(*, turns_before: int, turns_after: int) -> bool:

@@ -29,7 +29,10 @@ GATE_TIMEOUT = 60
 
 
 def _redis() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_CACHE_URL, decode_responses=True)
+    # redis-py 8 times reads out after 5 s by default, which would cut a gate's
+    # blocking wait short; allow the longest wait a test may ask for.
+    return redis.Redis.from_url(settings.REDIS_CACHE_URL, decode_responses=True,
+                                socket_timeout=GATE_TIMEOUT + 15)
 
 
 def _queue_name(model: str) -> str:

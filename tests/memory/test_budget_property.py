@@ -1,0 +1,66 @@
+"""Whatever the memory model answers, the saved list is within WHIZI_MEMORY_MAX_TOKENS."""
+
+import json
+
+import pytest
+from django.conf import settings
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+
+from memory.budget import trim_to_budget
+from memory.parse import AnswerError, parse_answer
+from memory.pipeline import pass_compute
+from memory.prompts import Turn
+from memory.tokens import count_list_tokens
+
+MAX = 2000
+
+words = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=0, max_size=600)
+bulleted = st.lists(words, max_size=250).map(lambda lines: "\n".join(f"- {line}" for line in lines))
+repeated = st.tuples(st.sampled_from(["Tên tôi là Mai ", "我叫小明", "word ", "🙂", "x"]),
+                     st.integers(1, 12000)).map(lambda pair: "- " + pair[0] * pair[1])
+answers = st.one_of(st.text(max_size=3000), bulleted, repeated,
+                    st.lists(words, max_size=100).map(json.dumps))
+
+
+def test_the_cap_setting_is_the_seed_value():
+    assert settings.WHIZI_MEMORY_MAX_TOKENS == MAX
+
+
+@given(answer=answers)
+@hypothesis_settings(max_examples=300, deadline=None)
+def test_any_parsed_answer_fits_after_the_trim(answer):
+    try:
+        lines = parse_answer(answer)
+    except AnswerError:
+        return
+    assert count_list_tokens(trim_to_budget(lines)) <= MAX
+
+
+@given(lines=st.lists(words, max_size=300), budget=st.integers(0, 3000))
+@hypothesis_settings(max_examples=200, deadline=None)
+def test_the_trim_holds_for_any_list_and_budget(lines, budget):
+    assert count_list_tokens(trim_to_budget(lines, max_tokens=budget)) <= budget
+
+
+@pytest.fixture
+def scripted(settings):
+    from whizi.llm.scripted import Script
+
+    settings.WHIZI_MEMORY_MODEL = "scripted/memory-property"
+    return Script("memory-property")
+
+
+outcomes = st.one_of(answers.map(lambda text: {"reply": text}),
+                     st.sampled_from([{"error": "timeout"}, {"error": "error"}]))
+
+
+@given(rewrite=answers, compaction=outcomes, existing=st.lists(words, max_size=20))
+@hypothesis_settings(max_examples=60, deadline=None,
+                     suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_whatever_the_model_answers_the_pass_result_is_within_budget(scripted, rewrite, compaction, existing):
+    scripted.reset().reply(rewrite).push(compaction)
+    existing = trim_to_budget([line for line in existing if line.strip()])
+    result = pass_compute(existing=existing, turns=[Turn("user", "Remember that I'm Sam.")])
+    assert count_list_tokens(list(result.lines)) <= MAX
