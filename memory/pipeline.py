@@ -362,6 +362,12 @@ def _reload(**lookup: object) -> _MemoryRow | None:
     return _MemoryRow(**values) if values else None
 
 
+def _current_owner(pass_id: int) -> Owner | None:
+    """Who the pass belongs to now (a guest's passes move to the account on signup)."""
+    values = MemoryPass.objects.filter(pk=pass_id).values("user_id", "guest_id").first()
+    return Owner(**values) if values else None
+
+
 def _read_turns(memory_pass: MemoryPass, cleared_at: datetime | None) -> list[Turn]:
     """The pass's input, never older than the last clear (so cleared facts are not
     read back out of old messages)."""
@@ -449,7 +455,8 @@ def pass_run(*, pass_id: int, redelivered: bool = False) -> PassReport | None:
     3. pass_compute(), holding no transaction or lock.
     4. Save only over the version read: UPDATE … WHERE version = <read>. If another
        write got there first, reload: a clear (epoch moved) or a deleted owner means
-       discard — never write cleared facts back; otherwise re-run on the fresh list.
+       discard — never write cleared facts back; a guest merged into an account means
+       re-run on the account's list; otherwise re-run on the fresh list.
     5. Record the outcome and metrics on the pass row (no fact text).
     """
     started = time.perf_counter()
@@ -488,8 +495,19 @@ def pass_run(*, pass_id: int, redelivered: bool = False) -> PassReport | None:
                            error=result.error, lines_before=before, lines_after=len(result.lines))
         fresh = _reload(pk=row.pk)
         if fresh is None:
-            return _finish(memory_pass, outcome=Outcome.DISCARDED, started=started, meter=meter,
-                           error="owner_gone", lines_before=before, lines_after=0)
+            # The row is gone: its owner was deleted, or was a guest who has since signed
+            # up or logged in, in which case this pass moved to the account with
+            # everything else. Follow it there and run again on the account's list.
+            moved_to = _current_owner(pass_id)
+            fresh = _memory_row(moved_to) if moved_to not in (None, Owner.of(memory_pass)) else None
+            if fresh is None:
+                return _finish(memory_pass, outcome=Outcome.DISCARDED, started=started, meter=meter,
+                               error="owner_gone", lines_before=before, lines_after=0)
+            memory_pass = MemoryPass.objects.get(pk=pass_id)
+            turns = _read_turns(memory_pass, fresh.cleared_at)
+            before = len(fresh.lines)
+            row = fresh
+            continue
         if fresh.epoch != row.epoch:
             # Memory was cleared while the model was thinking: the clear wins.
             return _finish(memory_pass, outcome=Outcome.DISCARDED, started=started, meter=meter,
