@@ -79,7 +79,7 @@ class WorkerProcess:
         if self.proc and self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGTERM)
             try:
-                self.proc.wait(timeout=30)
+                self.proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait()
@@ -93,12 +93,14 @@ def _purge_broker() -> None:
         conn.default_channel.queue_purge("celery")
 
 
-@pytest.fixture(scope="session")
-def celery_worker(django_db_setup, django_db_blocker):
-    """A real worker process for the whole session, with the scripted memory model.
+@pytest.fixture
+def celery_worker(transactional_db, django_db_blocker):
+    """A real worker process for one test, with the scripted memory model.
 
-    Tests that use it must commit their data: mark them
-    `@pytest.mark.django_db(transaction=True)`.
+    One per test, started after the test database is ready and stopped before it is
+    flushed: no pass from one test runs into the next, and tests that only check
+    what was published find it still on the broker. Tests that use it must commit
+    their data: mark them `@pytest.mark.django_db(transaction=True)`.
     """
     from django.conf import settings
 
@@ -112,6 +114,7 @@ def celery_worker(django_db_setup, django_db_blocker):
         worker.start()
     yield worker
     worker.stop()
+    _purge_broker()
 
 
 @pytest.fixture
