@@ -74,3 +74,12 @@ def test_a_newer_taste_replaces_the_opposite_one():
 def test_a_name_from_a_greeting_needs_the_greeting():
     assert memory_pass("I'm Tired.") == []
     assert memory_pass("Hello, I'm Anna.") == ["Name: Anna"]
+
+
+def test_a_saved_line_that_already_says_it_keeps_its_own_wording():
+    existing = ["The user's name is Anna.", "User lives in Hanoi, Vietnam"]
+    assert memory_pass("My name is Anna and I live in Hanoi.", existing=existing) == existing
+
+
+def test_a_correction_close_to_the_old_value_still_replaces_it():
+    assert memory_pass("Actually my name is Ann.", existing=["Name: Anna"]) == ["Name: Ann"]

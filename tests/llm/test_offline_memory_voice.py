@@ -29,3 +29,16 @@ def test_two_different_values_for_one_fact_leave_the_saved_line_alone():
 
 def test_a_spoken_correction_still_counts():
     assert memory_pass("My name is Anna.", "Wait, my name is Hannah.", source="voice") == ["Name: Hannah"]
+
+
+def test_hesitations_are_dropped_before_reading():
+    saved = memory_pass("um my name is Joanna and I uh live in Lisbon", source="voice")
+    assert saved == ["Name: Joanna", "Lives in Lisbon"]
+
+
+def test_a_self_repaired_word_is_read_as_garbled():
+    assert memory_pass("my name is Jo- Joanna", source="voice") == []
+
+
+def test_a_clear_name_may_hold_lowercase_particles():
+    assert memory_pass("My name is Ludwig van Beethoven.", source="voice") == ["Name: Ludwig van Beethoven"]

@@ -13,7 +13,7 @@ from typing import Any
 from whizi.llm.offline.languages import Language, language_for
 from whizi.llm.offline.memory import MemoryRewrite, classify
 from whizi.llm.offline.prompt import last_user_text, memory_lines
-from whizi.llm.offline.text import split_sentences, tidy
+from whizi.llm.offline.text import MAX_SENTENCE_CHARS, split_sentences, tidy
 
 
 def _name_from(lines: list[str]) -> str | None:
@@ -33,6 +33,8 @@ def _introduced_name(text: str) -> str | None:
 
 def _is_request(text: str, language: Language, kind: str) -> bool:
     for sentence in split_sentences(text):
+        if len(sentence) > MAX_SENTENCE_CHARS:
+            continue
         body = language.strip_lead_in(tidy(sentence))
         for clause in language.clauses(body) or [body]:
             clause = language.strip_lead_in(clause)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from memory.lines import line_key
 from whizi.llm.offline.languages import LANGUAGES, Fact, Language, candidates_for, language_for
 from whizi.llm.offline.text import (
+    MAX_SENTENCE_CHARS,
     detect_language,
     is_question,
     looks_garbled,
@@ -34,6 +35,7 @@ from whizi.llm.offline.text import (
     script_of,
     split_sentences,
     tidy,
+    without_fillers,
 )
 
 
@@ -43,6 +45,7 @@ class Entry:
     slot: str | None = None
     kind: str | None = None
     origin: int = 0  # the statement it came from; 0 for a saved line
+    value: str = ""
 
 
 @dataclass
@@ -56,6 +59,8 @@ class _Statement:
 
 def classify(line: str) -> Fact | None:
     """Read a saved line with the same rules that read statements."""
+    if len(line) > MAX_SENTENCE_CHARS:
+        return None
     for language in candidates_for(line):
         facts = language.facts(line, reading_line=True)
         if facts:
@@ -74,6 +79,8 @@ def _is_standing_label(line: str) -> bool:
 
 def breaks_rules(line: str) -> bool:
     """A saved line that no pass may keep (DESIGN 2.2, "re-checks every existing line")."""
+    if len(line) > MAX_SENTENCE_CHARS:
+        return False  # too long to read reliably; compaction and the trim handle its size
     if _any_language("app", line) or _any_language("injection", line):
         return True
     # A saved line is short, so its language may be unclear: check every table that
@@ -96,7 +103,8 @@ class MemoryRewrite:
             if not line_key(line) or breaks_rules(line):
                 continue
             fact = classify(line)
-            self._upsert(Entry(line=line, slot=fact.slot if fact else None, kind=fact.kind if fact else None))
+            self._upsert(Entry(line=line, slot=fact.slot if fact else None, kind=fact.kind if fact else None,
+                               value=fact.value if fact else ""))
         self.saved = list(self.entries)
         self._next_id = 0
         self._open: _Statement | None = None
@@ -131,8 +139,10 @@ class MemoryRewrite:
         return LANGUAGES[code]
 
     def _read_sentence(self, sentence: str, language: Language, greeting: bool) -> None:
-        if self.voice and looks_garbled(sentence):
+        if len(sentence) > MAX_SENTENCE_CHARS or self.voice and looks_garbled(sentence):
             return
+        if self.voice:
+            sentence = without_fillers(sentence)
         question = is_question(sentence)
         self._correcting = language.has("correcting", tidy(sentence))
         body = language.strip_lead_in(tidy(sentence))
@@ -391,7 +401,7 @@ class MemoryRewrite:
             fact = replace(fact, slot="pref:" + line_key(line))
         if self.voice and not self._voice_ok(fact):
             return
-        self._upsert(Entry(line=line, slot=fact.slot, kind=fact.kind, origin=origin))
+        self._upsert(Entry(line=line, slot=fact.slot, kind=fact.kind, origin=origin, value=fact.value))
 
     def _voice_ok(self, fact: Fact) -> bool:
         """Speech recognition mishears: a name must be clearly written, and a slot that
@@ -421,11 +431,16 @@ class MemoryRewrite:
                 return
         if entry.slot:
             for index, existing in enumerate(self.entries):
-                if existing.slot == entry.slot:
-                    self.entries[index] = entry
-                    self.entries = [e for i, e in enumerate(self.entries)
-                                    if i == index or e.slot != entry.slot]
+                if existing.slot != entry.slot:
+                    continue
+                if existing.kind == entry.kind and entry.value and _mentions(existing.line, entry.value):
+                    # The saved line already says this ("User lives in Hanoi, Vietnam"):
+                    # keep its wording rather than rewrite it.
+                    self.entries[index] = replace(existing, origin=entry.origin or existing.origin)
                     return
+                self.entries[index] = entry
+                self.entries = [e for i, e in enumerate(self.entries) if i == index or e.slot != entry.slot]
+                return
         self.entries.append(entry)
 
 

@@ -7,6 +7,11 @@ import unicodedata
 
 LANGUAGES = ("en", "vi", "zh-hans", "ja", "ko", "ms")
 
+# A fact is a short sentence (a saved value is at most 80 characters). Longer text is
+# never read for facts: it cannot hold one, and the pattern search on it would grow
+# with the square of its length (a 100,000-character word took minutes).
+MAX_SENTENCE_CHARS = 500
+
 _HANGUL = re.compile(r"[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
 _KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
 _HAN = re.compile(r"[\u4e00-\u9fff\u3400-\u4dbf]")
@@ -107,14 +112,15 @@ def looks_like_name(value: str, *, cased: bool = False) -> bool:
     words = value.split()
     if not 1 <= len(words) <= 5 or not all(_NAME_WORD.match(w) for w in words):
         return False
-    return not cased or all(w[:1].isupper() for w in words)
+    # "Ludwig van Beethoven": the first and last words carry the capitals.
+    return not cased or (words[0][:1].isupper() and words[-1][:1].isupper())
 
 
 # Speech recognition noise: markers the recogniser writes, a word repeated three times,
-# a cut-off word, or a long Latin "word" with no vowel in it.
+# a cut-off word ("Jo- Joanna"), or a long Latin "word" with no vowel in it.
 _GARBLED = re.compile(
     r"\[(?:inaudible|unintelligible|crosstalk|noise|music|unclear|\?+)\]|\((?:inaudible|unintelligible)\)"
-    r"|<unk>|\*\*\*|\?\?\?|\ufffd|\b(\w+)(?:\s+\1\b){2,}|\w-\s*$",
+    r"|<unk>|\*\*\*|\?\?\?|\ufffd|\b(\w+)(?:\s+\1\b){2,}|\w-(?:\s|$)",
     re.IGNORECASE,
 )
 _NO_VOWEL_WORD = re.compile(r"\b[b-df-hj-np-tv-xz]{5,}\b", re.IGNORECASE)
@@ -122,6 +128,15 @@ _NO_VOWEL_WORD = re.compile(r"\b[b-df-hj-np-tv-xz]{5,}\b", re.IGNORECASE)
 
 def looks_garbled(text: str) -> bool:
     return bool(_GARBLED.search(text) or _NO_VOWEL_WORD.search(text))
+
+
+# Hesitations a recogniser writes out; dropped before a voice sentence is read.
+_FILLERS = re.compile(
+    r"(?<!\w)(?:uh+|um+|erm+|er|hmm+|ah+|ờ+|ừm+|呃|嗯|えーと|えっと|음+|어+)(?!\w)[,，、]?\s*", re.IGNORECASE)
+
+
+def without_fillers(text: str) -> str:
+    return re.sub(r"\s+", " ", _FILLERS.sub("", text)).strip()
 
 
 _ADVERBS = r"(?:always|never|usually|often|really|also|still|just|only|sometimes|mostly|generally)"

@@ -161,11 +161,13 @@ class Language:
     # -- reading clauses --------------------------------------------------------------
 
     def strip_lead_in(self, clause: str) -> str:
+        """Drop up to four lead-ins ("Oh, hi, actually …")."""
         pattern = self.rx("lead_in")
-        previous = None
-        while previous != clause:
-            previous = clause
-            clause = tidy(pattern.sub("", clause, count=1))
+        for _ in range(4):
+            stripped = tidy(pattern.sub("", clause, count=1))
+            if stripped == clause:
+                break
+            clause = stripped
         return clause
 
     def clauses(self, sentence: str) -> list[str]:
