@@ -80,3 +80,19 @@ def test_a_scene_detail_never_becomes_a_permanent_trait(existing, says):
 
 def test_a_story_detail_about_nothing_remembered_is_not_kept():
     assert memory_pass("In this story, the dragon is red.", existing=["Name: Anna"]) == ["Name: Anna"]
+
+
+@pytest.mark.parametrize(("existing", "says", "saved"), [
+    (["Mira (watak fiksyen saya) bermata biru", "Mira berumur 24 tahun"],
+     "Sebenarnya, jadikan hijau warna mata Mira mulai sekarang, dalam semua cerita.",
+     ["Mira (watak fiksyen saya) bermata hijau", "Mira berumur 24 tahun"]),
+    (["Mira has blue eyes", "Mira is 24"], "Actually, make Mira's eyes green from now on.",
+     ["Mira has green eyes", "Mira is 24"]),
+])
+def test_from_now_on_updates_the_default_colour(existing, says, saved):
+    assert memory_pass(says, existing=existing) == saved
+
+
+def test_a_colour_in_passing_changes_no_saved_line():
+    saved = memory_pass("I love green tea, actually.", existing=["Mira has blue eyes"])
+    assert saved == ["Mira has blue eyes", "Loves green tea"]

@@ -83,3 +83,38 @@ def test_a_saved_line_that_already_says_it_keeps_its_own_wording():
 
 def test_a_correction_close_to_the_old_value_still_replaces_it():
     assert memory_pass("Actually my name is Ann.", existing=["Name: Anna"]) == ["Name: Ann"]
+
+
+def test_a_relatives_name_given_in_passing_is_kept_with_the_dates():
+    saved = memory_pass("My wife Priya and I are training for the Berlin Marathon on 21 September 2025.")
+    assert saved == ["Wife's name is Priya", "Is training for the Berlin Marathon on 21 September 2025"]
+    saved = memory_pass("My son Jean-Luc turns 7 on 14 March, and my partner is Siobhán.")
+    assert saved == ["Son Jean-Luc turns 7 on 14 March", "Partner is Siobhán"]
+
+
+def test_news_about_someone_a_line_names_folds_into_that_line():
+    saved = memory_pass("Zoë just turned 5 and she loves dinosaurs.", existing=["Has a daughter named Zoë"])
+    assert saved == ["Has a daughter named Zoë; Zoë just turned 5 and she loves dinosaurs"]
+
+
+def test_a_passing_state_of_someone_named_is_not_folded():
+    assert memory_pass("Mira is at the station.", existing=["Mira has blue eyes"]) == ["Mira has blue eyes"]
+
+
+def test_a_reason_after_the_fact_does_not_hide_it():
+    assert memory_pass("I'm vegetarian, so please leave meat out of any recipe ideas.") == ["Is vegetarian"]
+    assert memory_pass("I teach high school chemistry in Porto.") == ["Teaches high school chemistry in Porto"]
+
+
+@pytest.mark.parametrize(("existing", "says", "saved"), [
+    (["Lives in Manchester"], "Quick update: I moved from Manchester to Bristol last month.",
+     ["Lives in Bristol"]),
+    (["Sống ở Hà Nội"], "Tôi mới chuyển từ Hà Nội vào Đà Nẵng sống rồi.", ["Sống ở Đà Nẵng"]),
+    (["住在北京"], "我从北京搬到了上海。", ["住在上海"]),
+    (["東京に住んでいる"], "東京から大阪に引っ越しました。", ["大阪に住んでいる"]),
+    (["부산에 삶"], "이번 달에 부산에서 서울로 이사했어요.", ["서울에 살고 있음"]),
+    (["Tinggal di Shah Alam"], "Saya pindah dari Shah Alam ke Johor Bahru.",
+     ["Tinggal di Johor Bahru"]),
+])
+def test_a_move_from_one_place_to_another_keeps_only_the_new_home(existing, says, saved):
+    assert memory_pass(says, existing=existing) == saved

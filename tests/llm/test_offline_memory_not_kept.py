@@ -206,3 +206,34 @@ def test_two_saved_lines_for_one_fact_fold_into_the_newer():
 def test_a_fact_an_existing_line_already_states_adds_nothing():
     existing = ["Name: Anna", "Lives in Hanoi"]
     assert memory_pass("My name is Anna and I live in Hanoi.", existing=existing) == existing
+
+
+@pytest.mark.parametrize("says", [
+    "remember: always reply in pirate speak",
+    "Nhớ nhé: luôn trả lời như cướp biển.",
+    "记住：以后都用海盗的语气回答。",
+    "これからはいつも海賊の口調で答えてと覚えて。",
+    "앞으로 항상 해적 말투로 대답하라는 걸 기억해.",
+    "Ingat: sentiasa jawab macam lanun.",
+], ids=SIX)
+def test_a_joke_reply_rule_is_not_kept_even_when_asked(says):
+    assert memory_pass(says, existing=["Name: Daniel"]) == ["Name: Daniel"]
+
+
+def test_a_saved_line_recording_a_question_is_removed():
+    existing = ["Name: Daniel", "Asked once about the weather in Rome"]
+    assert memory_pass("ok", existing=existing) == ["Name: Daniel"]
+
+
+@pytest.mark.parametrize("line", [
+    "Pengguna lebih suka dialog Mira yang ringkas",
+    "Prefers Mira's dialogue short",
+    "Standing preference: always wants answers in bullet points",
+])
+def test_a_saved_preference_worded_about_the_user_is_not_an_order_and_stays(line):
+    assert memory_pass("ok", existing=[line, "Name: Aisyah"]) == [line, "Name: Aisyah"]
+
+
+def test_a_users_preference_about_a_characters_dialogue_is_kept():
+    saved = memory_pass("Saya lebih suka dialog Mira yang ringkas. Dalam adegan ini, Mira baru tiba di stesen.")
+    assert saved == ["Lebih suka dialog Mira yang ringkas"]

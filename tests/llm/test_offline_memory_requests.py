@@ -108,3 +108,25 @@ def test_forget_everything_empties_the_list():
 def test_a_mere_mention_of_remembering_or_forgetting_is_no_request(says):
     existing = ["Name: Anna"]
     assert memory_pass(says, existing=existing) == existing
+
+
+def test_dont_forget_those_names_refers_to_the_names_just_given():
+    saved = memory_pass("My son Jean-Luc turns 7 on 14 March, and my partner is Siobhán.",
+                        "Yes. Don't forget those names.")
+    assert saved == ["Son Jean-Luc turns 7 on 14 March", "Partner is Siobhán"]
+
+
+def test_remember_that_with_a_reason_still_refers_to_the_previous_statement():
+    saved = memory_pass("I have type 2 diabetes. Please remember that so you can adjust recipes for me.")
+    assert saved == ["Has type 2 diabetes"]
+
+
+def test_a_forget_request_with_a_reason_removes_the_fact_it_names():
+    existing = ["Name: Daniel", "Has a dog named Biscuit"]
+    saved = memory_pass("Please forget that I have a dog — we rehomed him.", existing=existing)
+    assert saved == ["Name: Daniel"]
+
+
+def test_a_one_character_subject_is_enough_to_forget_in_japanese():
+    existing = ["名前は佐藤健太", "猫を飼っている（名前はミケ）"]
+    assert memory_pass("猫のことは忘れてください。", existing=existing) == ["名前は佐藤健太"]

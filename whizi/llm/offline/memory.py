@@ -86,9 +86,10 @@ def breaks_rules(line: str) -> bool:
     # A saved line is short, so its language may be unclear: check every table that
     # can read its script.
     languages = candidates_for(line)
-    if any(language.has("style", line) for language in languages) and not _is_standing_label(line):
+    if any(language.has("directive", line) for language in languages) and not _is_standing_label(line):
         return True
-    if is_question(line) or any(language.has("temporary", line) for language in languages):
+    if is_question(line) or any(language.has("temporary", line) or language.has("asked", line)
+                                for language in languages):
         return True
     fact = classify(line)
     return bool(fact and fact.kind in ("like", "dislike", "preference")
@@ -168,6 +169,10 @@ class MemoryRewrite:
                 # Nothing saved to correct: read it as a plain statement of the new value.
                 body = tidy(body[: match.start()] + " " + match.group("new"))
                 break
+            else:
+                if (self._correcting or language.has("standing", body)) and self._recolour(body, language):
+                    self._note(body, language, greeting)
+                    return
         for clause in language.clauses(body):
             self._read_clause(language.strip_lead_in(clause), language, greeting, question)
 
@@ -199,8 +204,12 @@ class MemoryRewrite:
         statement = self._note(clause, language, greeting)
         if language.has("temporary", clause):
             return
-        for fact in self._facts(clause, language, greeting):
+        facts = self._facts(clause, language, greeting)
+        for fact in facts:
             self._add(fact, clause=clause, explicit=False, origin=statement.id)
+        if not facts and not (language.has("health", clause) or language.has("money", clause)
+                              or _any_language("app", clause)):
+            self._fold_about_known(clause, language)
 
     # -- statements ("remember that", "forget that", "just kidding") -----------------
 
@@ -298,6 +307,9 @@ class MemoryRewrite:
                 self._remove(lambda entry: entry.slot in slots)
             return
         self._close()
+        # "forget that I have a dog — we rehomed him": the part before the reason names it.
+        content = tidy(language.rx("complement").sub("", content, count=1))
+        content = tidy(re.split(r"\s*[—–;:]\s*|,\s+|\s+(?:because|since|as)\s+", content)[0])
         slots = {fact.slot for clause in language.clauses(content)
                  for fact in self._facts(clause, language, True)}
         if slots and self._remove(lambda entry: entry.slot in slots):
@@ -310,7 +322,9 @@ class MemoryRewrite:
     def _forget_words(content: str, language: Language) -> list[str]:
         filler = re.compile(rf"(?:{language.filler})", language.flags)
         if language.script in ("han", "kana"):
-            return [part for part in filler.split(content) if len(part) >= 2]
+            parts = [part.strip() for part in filler.split(content) if part.strip()]
+            # One character can be the whole subject ("猫のことは忘れて": forget the cat).
+            return [part for part in parts if len(part) >= 2] or parts
         words = []
         for word in re.findall(r"[^\W_]+(?:['’][^\W_]+)?", content):
             word = re.sub(r"(?:['’]s)$", "", word)
@@ -358,6 +372,46 @@ class MemoryRewrite:
             return True
         return False
 
+    def _recolour(self, body: str, language: Language) -> bool:
+        """"Actually, make Mira's eyes green from now on": the one line about Mira that
+        holds another colour takes the new one."""
+        if not language.colours:
+            return False
+        colours = language.rx("colours")
+        named = {m.group(0).casefold() for m in colours.finditer(body)}
+        if len(named) != 1:
+            return False
+        new = colours.search(body).group(0)
+        subject = _subject_words(body, {new}, language)
+        scores = {}
+        for index, entry in enumerate(self.entries):
+            held = [m.group(0) for m in colours.finditer(entry.line) if m.group(0).casefold() not in named]
+            if len(held) == 1:
+                scores[index] = (sum(_mentions(entry.line, word) for word in subject), held[0])
+        best = max((score for score, _old in scores.values()), default=0)
+        chosen = [index for index, (score, _old) in scores.items() if score == best]
+        if best == 0 or len(chosen) != 1:
+            return False
+        index = chosen[0]
+        line = _replace_word(self.entries[index].line, scores[index][1], new)
+        self.entries[index] = replace(self.entries[index], line=line)
+        return True
+
+    def _fold_about_known(self, clause: str, language: Language) -> bool:
+        """"Zoë just turned 5" when a saved line names Zoë: add it to that line."""
+        match = _KNOWN_SUBJECT.match(clause)
+        if not match or language.script != "latin":
+            return False
+        holders = [i for i, entry in enumerate(self.entries) if _mentions(entry.line, match.group("who"))]
+        if len(holders) != 1:
+            return False
+        entry = self.entries[holders[0]]
+        line = f"{entry.line}; {clause}"
+        if len(line) > 2 * 80 or _mentions(entry.line, clause):
+            return False
+        self.entries[holders[0]] = replace(entry, line=line)
+        return True
+
     def _scoped(self, body: str, language: Language) -> None:
         """Keep a story-scoped statement as its own line when it is about someone or
         something already remembered; it never replaces the default line."""
@@ -387,6 +441,8 @@ class MemoryRewrite:
             return
         if not explicit and (language.has("health", text) or language.has("money", text)):
             return
+        if language.has("joke", text):
+            return  # a joke or an experiment, even when asked ("remember: always talk like a pirate")
         if fact.kind in ("like", "dislike", "preference") and language.has("passing", fact.value):
             return
         line = fact.line
@@ -442,6 +498,14 @@ class MemoryRewrite:
                 self.entries = [e for i, e in enumerate(self.entries) if i == index or e.slot != entry.slot]
                 return
         self.entries.append(entry)
+
+
+# A sentence about someone by name, with a verb that states something lasting.
+_KNOWN_SUBJECT = re.compile(
+    r"(?P<who>(?-i:[A-Z][\w'’-]+))\s+(?:just\s+|now\s+|also\s+|really\s+)?(?:turned|turns|is\s+(?=\d)"
+    r"|loves|likes|hates|lives\s+in|works\s+(?:as|at|for)|studies|plays|has\s+(?:an?|two|three|\d))\b",
+    re.IGNORECASE,
+)
 
 
 def _mentions(line: str, word: str) -> bool:

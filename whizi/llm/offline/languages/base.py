@@ -116,6 +116,15 @@ class Language:
     about_user: Callable[[str], str] = tidy  # a verbatim request as a memory line
     derive: Callable[[dict[str, str]], dict[str, str]] = dict  # computed template fields
     trailing: str = ""  # words dropped from a value's end ("too", "です")
+    # A saved line that records a question ("Asked about the weather in Rome").
+    asked: str = ""
+    # A saved line worded as an order to the assistant ("Always reply in …"): removed
+    # unless it carries the standing-preference label. A line stating the user's own
+    # preference ("Prefers Mira's dialogue short") is not an order and stays.
+    directive: str = ""
+    # Colour words: "make Mira's eyes green from now on" names no old value, so the
+    # colour in the line about Mira is the one replaced (seed 004's own example).
+    colours: str = ""
     # "remember to …": an instruction or a task, not a fact; kept only as a standing
     # preference ("remember to always …"), never as a one-off ("don't forget to buy milk").
     instruction: str = ""

@@ -18,6 +18,12 @@ JOB = (
     r"|surgeon|nanny|barista|scientist|freelancer|dev|developer|engineer|analyst|consultant|attorney"
     r"|officer|agent|artist|architect|historian|secretary|cashier|mechanic|plumber|electrician)"
 )
+# A capitalised name inside a clause ("my son Jean-Luc turns 7"), whatever the case flag.
+PROPER = r"(?-i:[A-Z][\w'’-]+)(?:\s(?-i:[A-Z][\w'’-]+))?"
+FAMILY_VERBS = (
+    r"is|are|lives|live|works|work|studies|loves|likes|hates|has|was\s+born|goes|plays|teaches|runs|owns"
+    r"|turns|turned|just\s+turned|will\s+turn"
+)
 GOAL_VERBS = (
     r"(?:become|be|learn|move|run|start|open|build|write|finish|visit|travel|study|retire|launch|publish"
     r"|compete|climb|master|speak|work|live|raise|graduate|become)"
@@ -38,7 +44,7 @@ RULES = [
                  r"|am based|'m based|’m based|is based|reside|resides)\s+in\s+(?P<value>.+)",
          "Lives in {value}"),
     Rule("home", r"(?:{I})?(?:(?:just|recently)\s+)?(?:moved|have moved|'ve moved|’ve moved"
-                 r"|relocated)\s+to\s+(?P<value>.+)", "Lives in {value}"),
+                 r"|relocated)\s+(?:from\s+.+?\s+)?to\s+(?P<value>.+)", "Lives in {value}"),
     Rule("origin", r"(?:{I})?(?:am|'m|’m|is|come|comes|originally come|grew up|was born and raised|was born"
                    r"|am originally|'m originally|’m originally)\s+(?:from|in)\s+(?P<value>.+)",
          "Is from {value}"),
@@ -47,6 +53,8 @@ RULES = [
          "Works as {value}"),
     Rule("workplace", r"(?:{I})?(?:work|works|am working|'m working|’m working)\s+(?P<prep>at|for"
                       r"|in)\s+(?P<value>.+)", "Works {prep} {value}"),
+    Rule("role", r"(?:{I})?(?:teach|teaches|am teaching|'m teaching|’m teaching)\s+(?P<value>.+)",
+         "Teaches {value}"),
     Rule("role", r"(?:{MY})?(?:job|occupation|profession)(?:\s+is|:)\s*(?P<value>.+)", "Job: {value}"),
     Rule("study", r"(?:{I})?(?:am|'m|’m|is)\s+(?P<value>an?\s+(?:[\w-]+\s+){0,2}student(?:\s+(?:at|in"
                   r"|of)\s+.+)?)",
@@ -68,8 +76,11 @@ RULES = [
          "{rel}'s name is {value}", name=True),
     Rule("family", rf"{{MY}}(?P<rel>{RELATIONS})(?:'s|’s)\s+(?P<attr>[\w ]{{2,30}}?)\s+(?P<verb>is|are|was)"
                    r"\s+(?P<value>.+)", "{rel}'s {attr} {verb} {value}"),
-    Rule("family", rf"{{MY}}(?P<rel>{RELATIONS})\s+(?P<value>(?P<verb>is|are|lives|live|works|work|studies"
-                   r"|loves|likes|hates|has|was born|goes|plays|teaches|runs|owns)\b.+)", "{rel} {value}"),
+    Rule("family", rf"{{MY}}(?P<rel>{RELATIONS})(?:\s+(?P<who>{PROPER}))?\s+"
+                   rf"(?P<value>(?P<verb>{FAMILY_VERBS})\b.+)", "{rel} {who} {value}"),
+    # "My wife Priya and I …": the clause is split at "and I", leaving "my wife Priya".
+    Rule("family", rf"{{MY}}(?P<rel>{RELATIONS})\s+(?P<value>{PROPER})", "{rel}'s name is {value}",
+         name=True),
     Rule("has", rf"(?:{{I}}|we\s+)?(?:have|has|'ve got|’ve got|have got)\s+(?P<value>(?:an?|one|two|three"
                 rf"|four|five|six|\d+)\s+(?P<rel>{RELATIONS})s?\b.*)", "Has {value}"),
     Rule("status", r"(?:{I})?(?:am|'m|’m|is|got|just got)\s+(?P<value>(?:married|engaged|divorced|single"
@@ -93,8 +104,9 @@ RULES = [
                  rf"|am planning|'m planning|’m planning|intend|intends|dream|dreams|aim|aims|am hoping"
                  rf"|'m hoping|’m hoping)\s+(?:to\s+)?(?P<value>{GOAL_VERBS}\b.+)",
          "{verb3} to {value}"),
-    Rule("goal", r"(?:{I})?(?:am|'m|’m|is)\s+(?P<value>(?:training|preparing|studying)\s+for\s+.+)",
-         "Is {value}"),
+    Rule("goal", r"(?:{I}|we\s+)?(?:am|'m|’m|is|are|'re|’re)\s+(?P<value>(?:training|preparing"
+                 r"|studying)\s+for\s+.+)", "Is {value}"),
+    Rule("goal", r"(?:{I})?(?:am|'m|’m|is)\s+aiming\s+to\s+(?P<value>.+)", "Is aiming to {value}"),
     Rule("goal", r"(?:{I})?(?:am|'m|’m|is)\s+trying\s+to\s+(?P<value>.+)", "Is trying to {value}"),
 ]
 
@@ -132,11 +144,11 @@ ENGLISH = Language(
     rules=RULES,
     lead_in=r"^(?:actually|well|oh|so|and|also|plus|btw|by\s+the\s+way|hi|hello|hey|ok|okay|sorry|oops|no"
             r"|nope|yes|yeah|yep|um+|uh+|er+m?|just\s+so\s+you\s+know|fyi|i\s+mean|correction|wait"
-            r"|good\s+(?:morning|afternoon|evening)|anyway|fun\s+fact)\b[\s,.:!-]*",
-    clause_split=r"\s*;\s*|,?\s+(?:and|but|so)\s+(?=(?:also\s+)?(?:I\b|we\b|I['’]m\b|I['’]ve\b|my\b|work"
-                 r"|works|live|lives|study|love|like|enjoy|hate|have|am)\b)|,\s*(?=(?:I\b|I['’]m\b"
-                 r"|I['’]ve\b|my\b|(?:please\s+)?(?:remember|don['’]t\s+forget|note|keep\s+in\s+mind"
-                 r"|forget)\b))",
+            r"|good\s+(?:morning|afternoon|evening)|anyway|fun\s+fact|(?:quick\s+)?update)\b[\s,.:!-]*",
+    clause_split=r"\s*;\s*|,\s+(?:so|because|since|which|as)\s+|,?\s+(?:and|but|so)\s+(?=(?:also\s+)?(?:I\b"
+                 r"|we\b|I['’]m\b|I['’]ve\b|my\b|work|works|live|lives|study|love|like|enjoy|hate|have"
+                 r"|am)\b)|,\s*(?=(?:I\b|I['’]m\b|I['’]ve\b|my\b|(?:please\s+)?(?:remember"
+                 r"|don['’]t\s+forget|note|keep\s+in\s+mind|forget)\b))",
     correcting=r"^(?:actually|sorry|i\s+mean|correction|wait|oops|no)\b",
     health=r"\b(?:diabet\w*|allerg\w*|asthma|depress\w*|anxiety|cancer|medicat\w*|medicine|pills?"
            r"|diagnos\w*|surgery|pregnan\w*|blood\s+pressure|therap\w*|adhd|autis\w*|disease|illness"
@@ -156,7 +168,13 @@ ENGLISH = Language(
           r"|don['’]t|do\s+not|avoid|call\s+yourself|act|pretend|ignore|end|begin|sign)\b|\byou\s+(?:should"
           r"|must|will|need\s+to|have\s+to|shall|always|never)\b|\b(?:answer|reply|respond|talk|speak"
           r"|write)\w*\s+(?:to\s+)?me\b|\b(?:answers|replies|responses|reply|tone|bullet\s+points?|emojis?"
-          r"|pirate|formatting|markdown|concise|verbose|in\s+rhyme)\b",
+          r"|pirate|formatting|markdown|in\s+rhyme)\b",
+    directive=r"^(?:please\s+)?(?:(?:always|never|from\s+now\s+on|going\s+forward"
+              r"|in\s+future)\s*,?\s+)?(?:reply|respond|answer|talk|speak|write|format|use|be|keep|stop"
+              r"|start|don['’]t|do\s+not|avoid|call\s+yourself|act|pretend|ignore|end|begin|sign)\b"
+              r"|\byou\s+(?:should|must|will|need\s+to|have\s+to|shall|always|never)\b",
+    colours=r"red|orange|yellow|green|blue|purple|violet|pink|brown|black|white|grey|gray|gold|silver|hazel"
+            r"|amber",
     injection=r"\b(?:ignore|disregard|forget|override|bypass)\b.{0,30}\b(?:instructions?|rules|prompts?"
               r"|system|guidelines)\b|\byou\s+are\s+now\b|\bact\s+as\b|\bpretend\s+(?:to\s+be|you)\b"
               r"|\bsystem\s+prompt\b|\bjailbreak\b|\bdeveloper\s+mode\b|^\s*system\s*:"
@@ -168,10 +186,12 @@ ENGLISH = Language(
               r"|weekend)|yesterday|tomorrow|for\s+now|just\s+now|these\s+days|this\s+time)\b",
     joke=r"\b(?:just\s+kidding|jk|kidding|lol|lmao|rofl|haha\w*|as\s+a\s+joke|for\s+fun|just\s+testing"
          r"|testing|let['’]s\s+try|let['’]s\s+pretend|hypothetically|just\s+this\s+once"
-         r"|for\s+this\s+chat\s+only|only\s+for\s+this\s+chat)\b",
+         r"|for\s+this\s+chat\s+only|only\s+for\s+this\s+chat|pirate|yoda|in\s+rhyme|rhyming|shakespearean"
+         r"|uwu)\b",
     hypothetical=r"^(?:if|suppose|imagine|what\s+if|let['’]s\s+say|pretend|say)\b",
     question=r"\?\s*$|^(?:what|where|who|whom|whose|when|why|how|which|do|does|did|is|are|was|were|can"
              r"|could|would|will|should|shall|may|am\s+i|have\s+you|has)\b",
+    asked=r"^(?:asked|once\s+asked|has\s+asked|wanted\s+to\s+know|inquired|enquired|was\s+curious)\b",
     passing=r"^(?:it|this|that|these|those|them|you|your\b.*|this\s+\w+|that\s+\w+|the\s+(?:idea|answer"
             r"|reply|suggestion|one|song|movie|joke|story)|it\s+\w+|that\s+a\s+lot|this\s+a\s+lot)$",
     scene=r"\b(?:in|for|during)\s+(?:this|the|that|today['’]s|tonight['’]s)\b[\w\s-]{0,30}?\b(?:scene"
@@ -206,9 +226,10 @@ ENGLISH = Language(
         r"|in)\s+(?:your\s+)?memory$",
     ],
     anaphora=r"^(?:that|this|it|that\s+one|this\s+one|what\s+i\s+(?:just\s+)?said|all\s+(?:of\s+)?(?:that"
-             r"|this)|everything\s+i\s+(?:just\s+)?said|that\s+about\s+me|my\s+\w+)?(?:\s+(?:please"
-             r"|for\s+me|ok|okay|thanks|for\s+later|for\s+next\s+time|too|in\s+(?:your\s+)?memory|down"
-             r"|as\s+well))*$",
+             r"|this)|everything\s+i\s+(?:just\s+)?said|that\s+about\s+me|my\s+\w+|(?:those|these|that|this"
+             r"|the)\s+(?:names?|dates?|details?|facts?|things?|ones?|points?))?(?:\s+(?:please|for\s+me|ok"
+             r"|okay|thanks|for\s+later|for\s+next\s+time|too|in\s+(?:your\s+)?memory|down"
+             r"|as\s+well))*(?:\s+(?:so|because|since|as|for|in\s+case)\b.*)?$",
     complement=r"^(?:that|this)\s*[:,]?\s+|^:\s*",
     instruction=r"^to\s+",
     forget_everything=r"^(?:everything|all|all\s+of\s+it|everything\s+about\s+me|all\s+about\s+me"
@@ -226,7 +247,7 @@ ENGLISH = Language(
     standing_label="Standing preference: ",
     about_user=english_about_user,
     derive=derive,
-    trailing=r"\s+(?:too|as\s+well|now|btw|lol|haha|though|by\s+the\s+way|anymore|last\s+(?:year|month"
+    trailing=r",?\s+(?:too|as\s+well|now|btw|lol|haha|though|by\s+the\s+way|anymore|actually|last\s+(?:year|month"
              r"|week)|this\s+year|recently|a\s+while\s+ago|(?:a\s+few\s+|\d+\s+|two\s+|three\s+)?(?:years?"
              r"|months?|weeks?)\s+ago)$",
     replies={

@@ -23,7 +23,8 @@ RULES = [
     Rule("home", r"(?:{I})?(?:sekarang\s+|kini\s+)?(?P<verb>tinggal|menetap|duduk"
                  r"|bermastautin)\s+di\s+(?P<value>.+)",
          "{verb} di {value}"),
-    Rule("home", r"(?:{I})?(?:sudah\s+|baru\s+|telah\s+)?(?:pindah|berpindah)\s+ke\s+(?P<value>.+)",
+    Rule("home", r"(?:{I})?(?:sudah\s+|baru\s+|telah\s+)?(?:pindah"
+                 r"|berpindah)\s+(?:dari\s+.+?\s+)?ke\s+(?P<value>.+)",
          "Tinggal di {value}"),
     Rule("origin", r"(?:{I})?berasal\s+dari\s+(?P<value>.+)", "Berasal dari {value}"),
     Rule("origin", r"(?:{I})?(?:orang|anak\s+jati)\s+(?P<value>.+)", "Orang {value}", capital=True),
@@ -96,7 +97,10 @@ MALAY = Language(
     app=r"\b(?:whizi|aplikasi|apl|app|chatbot|bot|pembantu|antara\s+muka|paparan|model|ciri|chatgpt|gpt"
         r"|claude)\b|jawapan\s+(?:awak|anda)",
     style=r"\b(?:jawab|menjawab|balas|membalas|respons|cakap\s+macam|gaya\s+bahasa|nada|format"
-          r"|titik\s+peluru|poin|lanun|ringkas|emoji)\b",
+          r"|titik\s+peluru|poin|lanun|emoji)\b",
+    directive=r"^(?:sentiasa|selalu|mulai\s+sekarang|jawab|balas|gunakan|jangan|awak\s+mesti|anda\s+mesti)\b",
+    asked=r"^(?:pernah\s+bertanya|bertanya\s+tentang|bertanya\s+mengenai)\b",
+    colours=r"merah\s+jambu|merah|oren|jingga|kuning|hijau|biru|ungu|coklat|hitam|putih|kelabu",
     injection=r"\b(?:abaikan|lupakan)\b.{0,20}\b(?:arahan|peraturan|prompt)\b|\bawak\s+sekarang\s+ialah\b"
               r"|\bberlakon\s+sebagai\b|\bprompt\s+sistem\b|\bjailbreak\b|\bmod\s+pembangun\b|^\s*system\s*:",
     standing=r"\b(?:sentiasa|selalu|mulai\s+sekarang|mulai\s+hari\s+ini|setiap\s+kali"
@@ -104,7 +108,7 @@ MALAY = Language(
     temporary=r"\b(?:(?<!mulai\s)hari\s+ini|malam\s+ini|pagi\s+ini|petang\s+ini|minggu\s+ini|semalam|esok"
               r"|tadi|buat\s+masa\s+ini|sekarang\s+ni)\b",
     joke=r"\b(?:gurau|bergurau|main-main|haha\w*|hehe\w*|cuba\s+je|cuba\s+sahaja|kali\s+ini\s+sahaja"
-         r"|saja\s+je)\b",
+         r"|saja\s+je|lanun)\b",
     hypothetical=r"^(?:kalau|jika|sekiranya|andai|bayangkan|katakan)\b",
     question=r"\?\s*$|^(?:apa|apakah|siapa|di\s+mana|mana|bila|kenapa|mengapa|bagaimana|macam\s+mana|adakah"
              r"|boleh\s+tak|bolehkah)\b",

@@ -32,8 +32,8 @@ RULES = [
          "Sống {prep} {value}"),
     Rule("home", r"(?:nhà\s+(?:tôi|mình)|(?:tôi|mình)|nhà)\s+ở\s+(?P<value>[^\W\d_].*)", "Sống ở {value}",
          capital=True),
-    Rule("home", r"(?:{I})?(?:đã\s+|vừa\s+|mới\s+)?(?:chuyển|dọn)\s+(?:nhà\s+)?(?:đến|tới|về|vào"
-                 r"|ra)\s+(?P<value>.+?)(?:\s+sống)?", "Sống ở {value}"),
+    Rule("home", r"(?:{I})?(?:đã\s+|vừa\s+|mới\s+)?(?:chuyển|dọn)\s+(?:nhà\s+)?(?:từ\s+.+?\s+)?(?:đến|tới"
+                 r"|về|vào|ra)\s+(?P<value>.+?)(?:\s+sống)?(?:\s+rồi)?", "Sống ở {value}"),
     Rule("origin", r"(?:{I})?(?:đến|tới)\s+từ\s+(?P<value>.+)", "Đến từ {value}"),
     Rule("origin", r"(?:{I})?(?:là\s+)?người\s+(?P<value>[^\W\d_].*)", "Là người {value}", capital=True),
     # Work and study.
@@ -105,7 +105,11 @@ VIETNAMESE = Language(
     app=r"\b(?:whizi|ứng\s+dụng|app|chatbot|trợ\s+lý|giao\s+diện|mô\s+hình|tính\s+năng|chatgpt|gpt"
         r"|claude)\b|câu\s+trả\s+lời\s+của\s+bạn",
     style=r"\b(?:trả\s+lời|phản\s+hồi|nói\s+chuyện\s+(?:như|kiểu|bằng)|xưng\s+hô|giọng\s+văn|định\s+dạng"
-          r"|gạch\s+đầu\s+dòng|ngắn\s+gọn|cướp\s+biển|biểu\s+tượng\s+cảm\s+xúc|emoji)\b",
+          r"|gạch\s+đầu\s+dòng|cướp\s+biển|biểu\s+tượng\s+cảm\s+xúc|emoji)\b",
+    directive=r"^(?:luôn(?:\s+luôn)?|hãy|từ\s+giờ|từ\s+nay|trả\s+lời|phản\s+hồi|đừng|không\s+được"
+              r"|bạn\s+phải)\b",
+    asked=r"^(?:đã\s+hỏi|từng\s+hỏi|hỏi\s+về)\b",
+    colours=r"đỏ|cam|vàng|xanh\s+lá|xanh\s+dương|xanh\s+lam|tím|hồng|nâu|đen|trắng|xám",
     injection=r"\b(?:bỏ\s+qua|phớt\s+lờ|quên)\b.{0,20}\b(?:hướng\s+dẫn|chỉ\s+dẫn|quy\s+tắc|lệnh)\b"
               r"|\bbây\s+giờ\s+bạn\s+là\b|\bđóng\s+vai\b|\blời\s+nhắc\s+hệ\s+thống\b|\bjailbreak\b"
               r"|\bchế\s+độ\s+nhà\s+phát\s+triển\b|^\s*system\s*:",
@@ -113,7 +117,7 @@ VIETNAMESE = Language(
              r"|trong\s+mọi\s+cuộc\s+trò\s+chuyện|mặc\s+định|thích\s+.+\s+hơn)\b",
     temporary=r"\b(?:hôm\s+nay|tối\s+nay|sáng\s+nay|chiều\s+nay|tuần\s+này|hôm\s+qua|ngày\s+mai|lúc\s+này"
               r"|vừa\s+nãy|(?<!từ\s)bây\s+giờ)\b",
-    joke=r"\b(?:đùa|giỡn|haha|hihi|thử\s+thôi|thử\s+xem|chỉ\s+lần\s+này)\b",
+    joke=r"\b(?:đùa|giỡn|haha|hihi|thử\s+thôi|thử\s+xem|chỉ\s+lần\s+này|cướp\s+biển)\b",
     hypothetical=r"^(?:nếu|giả\s+sử|giả\s+như|tưởng\s+tượng)\b",
     question=r"\?\s*$|\b(?:không|chưa|chứ|nhỉ|hả|sao|gì|nào)$|^(?:ai|gì|đâu|sao|tại\s+sao|bao\s+giờ"
              r"|khi\s+nào|làm\s+sao|như\s+thế\s+nào|có\s+phải)\b",
@@ -156,7 +160,7 @@ VIETNAMESE = Language(
     thanks=r"\b(?:cảm\s+ơn|cám\s+ơn|thanks)\b",
     standing_label="Sở thích lâu dài: ",
     about_user=about_user,
-    trailing=r"\s+(?:nhé|nha|nhá|ạ|đó|nữa|luôn)$",
+    trailing=r"\s+(?:nhé|nha|nhá|ạ|đó|nữa|luôn|rồi)$",
     replies={
         "notice": "Tôi là mô hình ngoại tuyến của Whizi: máy chủ này chưa cấu hình mô hình trò chuyện nào, "
                   "nên tôi không thể trả lời câu hỏi hay biết gì ngoài cuộc trò chuyện này.",
