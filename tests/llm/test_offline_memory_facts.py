@@ -103,7 +103,8 @@ def test_a_passing_state_of_someone_named_is_not_folded():
 
 def test_a_reason_after_the_fact_does_not_hide_it():
     assert memory_pass("I'm vegetarian, so please leave meat out of any recipe ideas.") == ["Is vegetarian"]
-    assert memory_pass("I teach high school chemistry in Porto.") == ["Teaches high school chemistry in Porto"]
+    saved = memory_pass("I teach high school chemistry in Porto.")
+    assert saved == ["Teaches high school chemistry in Porto"]
 
 
 @pytest.mark.parametrize(("existing", "says", "saved"), [

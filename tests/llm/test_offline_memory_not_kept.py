@@ -235,5 +235,6 @@ def test_a_saved_preference_worded_about_the_user_is_not_an_order_and_stays(line
 
 
 def test_a_users_preference_about_a_characters_dialogue_is_kept():
-    saved = memory_pass("Saya lebih suka dialog Mira yang ringkas. Dalam adegan ini, Mira baru tiba di stesen.")
+    says = "Saya lebih suka dialog Mira yang ringkas. Dalam adegan ini, Mira baru tiba di stesen."
+    saved = memory_pass(says)
     assert saved == ["Lebih suka dialog Mira yang ringkas"]
