@@ -71,9 +71,22 @@ def test_a_newer_taste_replaces_the_opposite_one():
     assert memory_pass("Actually I hate cilantro.", existing=["Loves cilantro"]) == ["Hates cilantro"]
 
 
-def test_a_name_from_a_greeting_needs_the_greeting():
-    assert memory_pass("I'm Tired.") == []
-    assert memory_pass("Hello, I'm Anna.") == ["Name: Anna"]
+@pytest.mark.parametrize(("says", "saved"), [
+    ("Hello, I'm Anna.", ["Name: Anna"]),
+    ("I'm Sam.", ["Name: Sam"]),
+    ("I'm Tired.", []),
+    ("I'm American.", []),
+    ("Tôi là Lan.", ["Tên là Lan"]),
+    ("Saya Aisyah.", ["Nama: Aisyah"]),
+    ("Saya Melayu.", []),
+    ("你好，我是王小明。", ["名字是王小明"]),
+    ("我是中国人。", ["是中国人"]),
+    ("はじめまして、私は田中花子です。", ["名前は田中花子"]),
+    ("私は元気です。", []),
+    ("안녕하세요, 저는 김민준입니다.", ["이름은 김민준"]),
+])
+def test_i_am_plus_a_name_is_a_name_but_not_a_nationality_or_a_mood(says, saved):
+    assert memory_pass(says) == saved
 
 
 def test_a_saved_line_that_already_says_it_keeps_its_own_wording():
@@ -119,3 +132,38 @@ def test_a_reason_after_the_fact_does_not_hide_it():
 ])
 def test_a_move_from_one_place_to_another_keeps_only_the_new_home(existing, says, saved):
     assert memory_pass(says, existing=existing) == saved
+
+
+@pytest.mark.parametrize(("says", "saved"), [
+    ("My birthday is 3 May. I'm 34 years old.", ["Birthday is 3 May", "Is 34 years old"]),
+    ("Sinh nhật của tôi là 3/5. Năm nay tôi 25 tuổi.", ["Sinh nhật là 3/5", "25 tuổi"]),
+    ("我的生日是5月3日。我今年28岁。", ["生日是5月3日", "28岁"]),
+    ("誕生日は5月3日です。28歳です。", ["誕生日は5月3日", "28歳"]),
+    ("제 생일은 5월 3일이에요. 28살이에요.", ["생일은 5월 3일", "28살"]),
+    ("Hari jadi saya ialah 3 Mei. Saya berumur 28 tahun.", ["Hari jadi: 3 Mei", "Berumur 28 tahun"]),
+], ids=["en", "vi", "zh-hans", "ja", "ko", "ms"])
+def test_the_users_own_birthday_and_age_are_kept_verbatim(says, saved):
+    assert memory_pass(says) == saved
+
+
+@pytest.mark.parametrize(("says", "saved"), [
+    ("I speak French and Spanish.", ["Speaks French and Spanish"]),
+    ("I've been living in Berlin for 5 years.", ["Lives in Berlin for 5 years"]),
+    ("我在上海做程序员。", ["在上海做程序员"]),
+    ("大阪でエンジニアをしています。", ["大阪でエンジニアをしている"]),
+    ("저는 서울에서 개발자로 일하고 있어요.", ["서울에서 개발자로 일함"]),
+])
+def test_more_ways_of_saying_where_and_what(says, saved):
+    assert memory_pass(says) == saved
+
+
+@pytest.mark.parametrize(("says", "saved"), [
+    ("I live in Hanoi — any good cafés nearby?", ["Lives in Hanoi"]),
+    ("My name is Anna, what's yours?", ["Name: Anna"]),
+    ("我住在北京，附近有什么好吃的？", ["住在北京"]),
+    ("Remember that I like tea, okay?", ["Likes tea"]),
+    ("Do you think I live in the right city, or should I move?", []),
+    ("If I move to Berlin, will I like it?", []),
+])
+def test_a_statement_before_a_question_is_read_and_the_question_is_not(says, saved):
+    assert memory_pass(says) == saved

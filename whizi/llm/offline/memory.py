@@ -173,6 +173,15 @@ class MemoryRewrite:
                 if (self._correcting or language.has("standing", body)) and self._recolour(body, language):
                     self._note(body, language, greeting)
                     return
+        if question:
+            # "I live in Hanoi — any good cafés nearby?": a statement may come before the
+            # question; the asking part itself is never a fact.
+            parts = [part for part in _QUESTION_PARTS.split(body) if part.strip()]
+            for part in parts[:-1]:
+                if not (language.has("question", part) or language.has("hypothetical", part)):
+                    for clause in language.clauses(part):
+                        self._read_clause(language.strip_lead_in(clause), language, greeting, False)
+            body = parts[-1] if parts else body
         for clause in language.clauses(body):
             self._read_clause(language.strip_lead_in(clause), language, greeting, question)
 
@@ -499,6 +508,8 @@ class MemoryRewrite:
                 return
         self.entries.append(entry)
 
+
+_QUESTION_PARTS = re.compile(r"\s*[—–;；]\s*|\s*[,，、]\s*")
 
 # A sentence about someone by name, with a verb that states something lasting.
 _KNOWN_SUBJECT = re.compile(

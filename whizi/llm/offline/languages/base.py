@@ -41,12 +41,14 @@ SLOTS = {
     "favourite": "fav:{thing}",
     "preference": "pref:{value}",
     "diet": "diet:{value}",
+    "personal": "self:{attr}",  # age, birthday
+    "speaks": "speaks",
     "goal": "goal:{value}",
 }
 
 # Kinds that say who the user is: compaction keeps them longest (DESIGN 2.5).
 IDENTITY_KINDS = frozenset({"name", "nickname", "family", "has", "status", "role", "workplace", "study",
-                            "home", "preference", "diet"})
+                            "home", "preference", "diet", "personal"})
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,9 @@ class Language:
     # Colour words: "make Mira's eyes green from now on" names no old value, so the
     # colour in the line about Mira is the one replaced (seed 004's own example).
     colours: str = ""
+    # Capitalised words that follow "I'm" without being a name ("I'm American", "I'm
+    # Back"): with these ruled out, "I'm Anna" counts as a name even without a greeting.
+    not_names: str = ""
     # "remember to …": an instruction or a task, not a fact; kept only as a standing
     # preference ("remember to always …"), never as a one-off ("don't forget to buy milk").
     instruction: str = ""
@@ -199,7 +204,7 @@ class Language:
             match = regex.fullmatch(clause)
             if not match:
                 continue
-            if rule.greeting and not (greeting or reading_line):
+            if rule.greeting and not (greeting or reading_line) and not self._plain_name(match):
                 continue
             groups = {k: self.clean_value(v) for k, v in match.groupdict().items() if v}
             value = groups.get("value", "")
@@ -211,6 +216,10 @@ class Language:
                 continue
             return [self._fact(rule, groups)]
         return []
+
+    def _plain_name(self, match: re.Match[str]) -> bool:
+        value = match.groupdict().get("value") or ""
+        return bool(self.not_names) and value[:1].isupper() and not self.rx("not_names").match(value)
 
     def _fact(self, rule: Rule, groups: dict[str, str]) -> Fact:
         groups = self.derive(groups)

@@ -39,8 +39,14 @@ RULES = [
     # "I'm Anna" only right after a greeting ("Hi, I'm Anna"): "I'm Tired" is no name.
     Rule("name", r"I(?:'m|’m| am)\s+(?P<value>[^\W\d_][\w'’-]*(?:\s+[^\W\d_][\w'’-]*){0,2})",
          "Name: {value}", capital=True, greeting=True, name=True),
+    Rule("personal", r"(?:{MY})?(?P<attr>birthday|date\s+of\s+birth|birth\s+date)(?:\s+is|:)\s*(?P<value>.+)",
+         "{attr} is {value}"),
+    Rule("personal", r"(?:{I})?(?:am|'m|’m|is|turned|just\s+turned)\s+(?P<value>\d{1,3}(?:\s+years?\s+old)?)",
+         "Is {value}", ),
+    Rule("speaks", r"(?:{I})?(?:speak|speaks|can\s+speak)\s+(?P<value>.+)", "Speaks {value}"),
     # Where they live; "I moved to X" is the newer home.
     Rule("home", r"(?:{I})?(?:(?:now|currently|still)\s+)?(?:live|lives|am living|'m living|’m living"
+                 r"|have\s+been\s+living|'ve\s+been\s+living|’ve\s+been\s+living|have\s+lived|'ve\s+lived"
                  r"|am based|'m based|’m based|is based|reside|resides)\s+in\s+(?P<value>.+)",
          "Lives in {value}"),
     Rule("home", r"(?:{I})?(?:(?:just|recently)\s+)?(?:moved|have moved|'ve moved|’ve moved"
@@ -76,6 +82,7 @@ RULES = [
          "{rel}'s name is {value}", name=True),
     Rule("family", rf"{{MY}}(?P<rel>{RELATIONS})(?:'s|’s)\s+(?P<attr>[\w ]{{2,30}}?)\s+(?P<verb>is|are|was)"
                    r"\s+(?P<value>.+)", "{rel}'s {attr} {verb} {value}"),
+    # "My sister lives in Paris", "my son Jean-Luc turns 7 on 14 March".
     Rule("family", rf"{{MY}}(?P<rel>{RELATIONS})(?:\s+(?P<who>{PROPER}))?\s+"
                    rf"(?P<value>(?P<verb>{FAMILY_VERBS})\b.+)", "{rel} {who} {value}"),
     # "My wife Priya and I …": the clause is split at "and I", leaving "my wife Priya".
@@ -175,6 +182,13 @@ ENGLISH = Language(
               r"|\byou\s+(?:should|must|will|need\s+to|have\s+to|shall|always|never)\b",
     colours=r"red|orange|yellow|green|blue|purple|violet|pink|brown|black|white|grey|gray|gold|silver|hazel"
             r"|amber",
+    not_names=r"(?:american|british|english|canadian|australian|vietnamese|chinese|japanese|korean"
+              r"|malaysian|malay|indian|french|german|spanish|italian|mexican|brazilian|filipino|indonesian"
+              r"|thai|singaporean|christian|muslim|jewish|buddhist|hindu|catholic|irish|scottish|welsh"
+              r"|dutch|swedish|russian|polish|african|european|asian|latino|latina|ok|okay|fine|good|great"
+              r"|sorry|back|here|home|done|ready|busy|hungry|sick|happy|sad|bored|lost|confused|curious"
+              r"|sure|not|so|just|also|still|really|very|in|on|at|tired|new|from|going|looking|trying|glad"
+              r"|afraid|single|married|vegan|vegetarian)\b",
     injection=r"\b(?:ignore|disregard|forget|override|bypass)\b.{0,30}\b(?:instructions?|rules|prompts?"
               r"|system|guidelines)\b|\byou\s+are\s+now\b|\bact\s+as\b|\bpretend\s+(?:to\s+be|you)\b"
               r"|\bsystem\s+prompt\b|\bjailbreak\b|\bdeveloper\s+mode\b|^\s*system\s*:"
@@ -247,9 +261,9 @@ ENGLISH = Language(
     standing_label="Standing preference: ",
     about_user=english_about_user,
     derive=derive,
-    trailing=r",?\s+(?:too|as\s+well|now|btw|lol|haha|though|by\s+the\s+way|anymore|actually|last\s+(?:year|month"
-             r"|week)|this\s+year|recently|a\s+while\s+ago|(?:a\s+few\s+|\d+\s+|two\s+|three\s+)?(?:years?"
-             r"|months?|weeks?)\s+ago)$",
+    trailing=r",?\s+(?:too|as\s+well|now|btw|lol|haha|though|by\s+the\s+way|anymore|actually|last\s+(?:year"
+             r"|month|week)|this\s+year|recently|a\s+while\s+ago|(?:a\s+few\s+|\d+\s+|two\s+"
+             r"|three\s+)?(?:years?|months?|weeks?)\s+ago)$",
     replies={
         "notice": "I'm Whizi's offline model: no chat model is configured on this server, so I can't "
                   "answer questions or know anything beyond this conversation.",

@@ -27,6 +27,8 @@ RULES = [
                      rf"|下さい)?", "{value}と呼ばれたい",
          name=True),
     Rule("nickname", rf"{NAME}と呼ばれたい", "{value}と呼ばれたい", name=True),
+    Rule("personal", r"(?:{MY})?(?P<attr>誕生日|生年月日)は(?P<value>.+?)" + END, "{attr}は{value}"),
+    Rule("personal", r"(?:{I})?(?P<value>\d{1,3})歳" + END, "{value}歳"),
     # Where they live.
     Rule("home", r"(?:{I})?(?:今は|現在)?(?P<value>.+?)に住んで(?:います|いる|る|いて|おります|ます)",
          "{value}に住んでいる"),
@@ -38,6 +40,9 @@ RULES = [
     # Work and study.
     Rule("workplace", r"(?:{I})?(?P<value>.+?)で(?:働いて|勤めて|勤務して)(?:います|いる|る|いて|おります)",
          "{value}で働いている"),
+    Rule("role", rf"(?:{{I}})?(?P<place>.+?)で(?P<value>{JOBS})(?:を)?(?:しています|しているんです"
+                 rf"|やっています)",
+         "{place}で{value}をしている"),
     Rule("role", r"(?:{I})?(?P<value>.+?)として働いて(?:います|いる|る|おります)", "{value}として働いている"),
     Rule("role", r"(?:{MY})?(?:仕事|職業)は(?P<value>.+?)" + END, "仕事は{value}"),
     # No particle before the noun: "私の妻は医者です" is about the wife, read below.

@@ -26,6 +26,8 @@ RULES = [
     Rule("name", rf"(?:{{I}})?{NAME}(?:이라고|라고)\s?(?:합니다|해요|해)", "이름은 {value}", name=True),
     Rule("nickname", rf"{NAME}(?:이라고|라고)\s?불러\s?(?:주세요|줘|줘요|요)?", "호칭: {value}", name=True),
     Rule("nickname", rf"호칭:\s*{NAME}", "호칭: {value}", name=True),
+    Rule("personal", r"(?:{MY})?(?P<attr>생일|생년월일)(?:은|는)\s(?P<value>.+?)" + END, "{attr}은 {value}"),
+    Rule("personal", r"(?:{I})?(?P<value>\d{1,3}\s?(?:살|세))" + END, "{value}"),
     # Where they live.
     Rule("home", r"(?:{I})?(?:지금은\s|현재\s)?(?P<value>.+?)에(?:서)?\s(?:살아요|살고\s있어요"
                  r"|살고\s있습니다|삽니다|살아|살고\s있어|살고\s있다|살고\s있음|살고요|살고\s있고요"
@@ -36,8 +38,9 @@ RULES = [
     Rule("origin", r"(?:{I})?(?P<value>.+?)\s출신" + END, "{value} 출신"),
     Rule("origin", r"(?:{I})?(?P<value>.+?)에서\s왔(?:어요|습니다|어)", "{value} 출신"),
     # Work and study.
-    Rule("workplace", r"(?:{I})?(?P<value>.+?)에서\s(?:일해요|일하고\s있어요|일합니다|일해|근무해요"
-                      r"|근무하고\s있어요|근무합니다|일하고\s있습니다|일함|근무함)", "{value}에서 일함"),
+    Rule("workplace", r"(?:{I})?(?P<value>.+?)에서\s(?:(?P<as>\S+(?:으로|로))\s)?(?:일해요|일하고\s있어요"
+                      r"|일합니다|일해|근무해요|근무하고\s있어요|근무합니다|일하고\s있습니다|일함"
+                      r"|근무함)", "{value}에서 {as} 일함"),
     Rule("role", r"(?:{MY})?직업은\s*(?P<value>.+?)" + END, "직업은 {value}"),
     Rule("study", r"(?:{I})?(?P<value>.*?(?:학생|대학생|대학원생|고등학생|중학생))" + END, "{value}"),
     Rule("role", rf"(?:{{I}})?(?P<value>\S*\s?(?:{JOBS}))" + END, "직업은 {value}"),

@@ -19,6 +19,10 @@ RULES = [
     Rule("name", rf"(?:{{I}})?bernama\s+{NAME}", "Nama: {value}", name=True),
     Rule("nickname", rf"(?:tolong\s+)?panggil\s+{ME}\s+{NAME}", "Suka dipanggil {value}", name=True),
     Rule("nickname", rf"suka\s+dipanggil\s+{NAME}", "Suka dipanggil {value}", name=True),
+    Rule("personal", r"(?P<attr>hari\s+jadi|tarikh\s+lahir)\s+{MY}(?:ialah\s+|adalah\s+|pada\s+"
+                     r"|:\s*)*(?P<value>.+)", "{attr}: {value}"),
+    Rule("personal", r"(?:{I})?(?:berumur|berusia|umur)\s+(?P<value>\d{1,3}(?:\s+tahun)?)",
+         "Berumur {value}"),
     # Where they live.
     Rule("home", r"(?:{I})?(?:sekarang\s+|kini\s+)?(?P<verb>tinggal|menetap|duduk"
                  r"|bermastautin)\s+di\s+(?P<value>.+)",
@@ -101,6 +105,8 @@ MALAY = Language(
     directive=r"^(?:sentiasa|selalu|mulai\s+sekarang|jawab|balas|gunakan|jangan|awak\s+mesti|anda\s+mesti)\b",
     asked=r"^(?:pernah\s+bertanya|bertanya\s+tentang|bertanya\s+mengenai)\b",
     colours=r"merah\s+jambu|merah|oren|jingga|kuning|hijau|biru|ungu|coklat|hitam|putih|kelabu",
+    not_names=r"(?:melayu|cina|india|islam|kristian|buddha|hindu|orang|penat|sihat|okey|ok|baik|sibuk"
+              r"|lapar)\b",
     injection=r"\b(?:abaikan|lupakan)\b.{0,20}\b(?:arahan|peraturan|prompt)\b|\bawak\s+sekarang\s+ialah\b"
               r"|\bberlakon\s+sebagai\b|\bprompt\s+sistem\b|\bjailbreak\b|\bmod\s+pembangun\b|^\s*system\s*:",
     standing=r"\b(?:sentiasa|selalu|mulai\s+sekarang|mulai\s+hari\s+ini|setiap\s+kali"

@@ -27,6 +27,9 @@ RULES = [
     Rule("nickname", rf"muốn\s+được\s+gọi\s+là\s+{NAME}", "Muốn được gọi là {value}", name=True),
     Rule("name", rf"{ME}\s+là\s+(?P<value>[^\W\d_][^\s,]*(?:\s+[^\W\d_][^\s,]*){{0,3}})", "Tên là {value}",
          capital=True, greeting=True, name=True),
+    Rule("personal", r"(?P<attr>sinh\s+nhật|ngày\s+sinh)(?:\s+của)?\s+{MY}(?:là"
+                     r"|vào(?:\s+ngày)?)\s+(?P<value>.+)", "{attr} là {value}"),
+    Rule("personal", r"(?:năm\s+nay\s+)?(?:{I})?(?:năm\s+nay\s+)?(?P<value>\d{1,3})\s+tuổi", "{value} tuổi"),
     # Where they live.
     Rule("home", r"(?:{I})?(?:hiện\s+)?(?:(?:vẫn\s+)?đang\s+)?sống\s+(?P<prep>ở|tại)\s+(?P<value>.+)",
          "Sống {prep} {value}"),
@@ -110,6 +113,7 @@ VIETNAMESE = Language(
               r"|bạn\s+phải)\b",
     asked=r"^(?:đã\s+hỏi|từng\s+hỏi|hỏi\s+về)\b",
     colours=r"đỏ|cam|vàng|xanh\s+lá|xanh\s+dương|xanh\s+lam|tím|hồng|nâu|đen|trắng|xám",
+    not_names=r"(?:người|Việt|Nam)\b",
     injection=r"\b(?:bỏ\s+qua|phớt\s+lờ|quên)\b.{0,20}\b(?:hướng\s+dẫn|chỉ\s+dẫn|quy\s+tắc|lệnh)\b"
               r"|\bbây\s+giờ\s+bạn\s+là\b|\bđóng\s+vai\b|\blời\s+nhắc\s+hệ\s+thống\b|\bjailbreak\b"
               r"|\bchế\s+độ\s+nhà\s+phát\s+triển\b|^\s*system\s*:",

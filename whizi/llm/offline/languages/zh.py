@@ -20,6 +20,8 @@ RULES = [
     Rule("name", rf"{{I}}叫{NAME}", "名字是{value}", name=True),
     Rule("nickname", rf"(?:你)?(?:可以|就)?叫我{NAME}(?:就行|就好|吧)?", "希望被称为{value}", name=True),
     Rule("nickname", rf"希望被称为{NAME}", "希望被称为{value}", name=True),
+    Rule("personal", r"(?:{MY})?(?P<attr>生日|出生日期)(?:是|在|：|:)\s*(?P<value>.+)", "{attr}是{value}"),
+    Rule("personal", r"(?:{I})?(?:今年)?(?P<value>\d{1,3})岁(?:了)?", "{value}岁"),
     # Where they live.
     Rule("home", r"(?:{I})?(?:现在|目前)?(?:住在|生活在)(?P<value>.+)", "住在{value}"),
     Rule("home", r"(?:{I})?(?:现在|目前)?在(?P<value>.+?)(?:生活|居住)", "住在{value}"),
@@ -31,6 +33,7 @@ RULES = [
     Rule("workplace", r"(?:{I})?在(?P<value>.+?)(?:工作|上班|任职)", "在{value}工作"),
     Rule("role", r"(?:{MY})?(?:工作|职业)(?:是|：|:)\s*(?P<value>.+)", "工作是{value}"),
     Rule("role", r"(?:{I})?从事(?P<value>.+)", "从事{value}"),
+    Rule("role", r"(?:{I})?在(?P<place>[^做当]+?)(?:做|当)(?P<value>.+)", "在{place}做{value}"),
     Rule("study", r"(?:{I})?是(?P<value>.{0,12}?(?:学生|研究生|大学生|博士生|留学生|中学生|高中生))",
          "是{value}"),
     Rule("study", r"(?:{I})?在(?P<value>.+?)(?:上学|读书|念书|读大学|读研|留学)", "在{value}上学"),
