@@ -238,3 +238,27 @@ def test_a_users_preference_about_a_characters_dialogue_is_kept():
     says = "Saya lebih suka dialog Mira yang ringkas. Dalam adegan ini, Mira baru tiba di stesen."
     saved = memory_pass(says)
     assert saved == ["Lebih suka dialog Mira yang ringkas"]
+
+
+@pytest.mark.parametrize("says", [
+    "I love how you explained that.",
+    "I hate when this happens.",
+    "I'm a huge fan of your work.",
+    "Tôi thích cách bạn giải thích.",
+    "我喜欢你解释的方式。",
+    "あなたの説明が好きです。",
+    "당신의 설명이 좋아요.",
+    "Saya suka cara awak terangkan.",
+])
+def test_an_opinion_about_the_assistant_is_not_a_taste(says):
+    assert memory_pass(says) == []
+
+
+@pytest.mark.parametrize(("says", "saved"), [
+    ("My mom is visiting next week.", []),
+    ("My sister is coming over.", []),
+    ("My sister is studying law.", ["Sister is studying law"]),
+    ("Tôi thích đi chơi với bạn bè.", ["Thích đi chơi với bạn bè"]),
+])
+def test_a_relatives_passing_plans_are_not_kept_but_their_situation_is(says, saved):
+    assert memory_pass(says) == saved

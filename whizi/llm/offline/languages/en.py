@@ -21,7 +21,7 @@ JOB = (
 # A capitalised name inside a clause ("my son Jean-Luc turns 7"), whatever the case flag.
 PROPER = r"(?-i:[A-Z][\w'’-]+)(?:\s(?-i:[A-Z][\w'’-]+))?"
 FAMILY_VERBS = (
-    r"is|are|lives|live|works|work|studies|loves|likes|hates|has|was\s+born|goes|plays|teaches|runs|owns"
+    r"(?:is|are)(?!\s+(?!(?:studying|working|living|training|learning)\b)\w+ing\b)|lives|live|works|work|studies|loves|likes|hates|has|was\s+born|goes|plays|teaches|runs|owns"
     r"|turns|turned|just\s+turned|will\s+turn"
 )
 GOAL_VERBS = (
@@ -197,7 +197,8 @@ ENGLISH = Language(
              r"|conversations?|replies|answers)|every\s+time|by\s+default|henceforth|prefer|prefers"
              r"|permanently|for\s+good|whenever)\b",
     temporary=r"\b(?:today|tonight|right\s+now|at\s+the\s+moment|this\s+(?:morning|afternoon|evening|week"
-              r"|weekend)|yesterday|tomorrow|for\s+now|just\s+now|these\s+days|this\s+time)\b",
+              r"|weekend)|yesterday|tomorrow|for\s+now|just\s+now|these\s+days|this\s+time"
+              r"|next\s+(?:week|weekend|month)|later\s+today|in\s+a\s+few\s+days)\b",
     joke=r"\b(?:just\s+kidding|jk|kidding|lol|lmao|rofl|haha\w*|as\s+a\s+joke|for\s+fun|just\s+testing"
          r"|testing|let['’]s\s+try|let['’]s\s+pretend|hypothetically|just\s+this\s+once"
          r"|for\s+this\s+chat\s+only|only\s+for\s+this\s+chat|pirate|yoda|in\s+rhyme|rhyming|shakespearean"
@@ -207,7 +208,8 @@ ENGLISH = Language(
              r"|could|would|will|should|shall|may|am\s+i|have\s+you|has)\b",
     asked=r"^(?:asked|once\s+asked|has\s+asked|wanted\s+to\s+know|inquired|enquired|was\s+curious)\b",
     passing=r"^(?:it|this|that|these|those|them|you|your\b.*|this\s+\w+|that\s+\w+|the\s+(?:idea|answer"
-            r"|reply|suggestion|one|song|movie|joke|story)|it\s+\w+|that\s+a\s+lot|this\s+a\s+lot)$",
+            r"|reply|suggestion|one|song|movie|joke|story)|it\s+\w+|that\s+a\s+lot|this\s+a\s+lot)$"
+            r"|\b(?:you|your|yours)\b|^(?:when|how|that|what)\b",
     scene=r"\b(?:in|for|during)\s+(?:this|the|that|today['’]s|tonight['’]s)\b[\w\s-]{0,30}?\b(?:scene"
           r"|chapter|moment|episode)\b",
     story=r"\b(?:in|for|within)\s+(?:this|that|the|our)\b[\w\s-]{0,40}?\b(?:story|stories|universe|version"

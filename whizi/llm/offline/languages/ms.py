@@ -118,7 +118,8 @@ MALAY = Language(
     hypothetical=r"^(?:kalau|jika|sekiranya|andai|bayangkan|katakan)\b",
     question=r"\?\s*$|^(?:apa|apakah|siapa|di\s+mana|mana|bila|kenapa|mengapa|bagaimana|macam\s+mana|adakah"
              r"|boleh\s+tak|bolehkah)\b",
-    passing=r"^(?:ini|itu|ia|awak|anda|kamu|idea\s+ini|idea\s+itu|jawapan)\b|\b(?:ini|itu)$",
+    passing=r"^(?:ini|itu|ia|awak|anda|kamu|idea\s+ini|idea\s+itu|jawapan)\b|\b(?:ini|itu)$"
+            r"|\b(?:awak|anda|kamu)\b",
     scene=r"\b(?:dalam|untuk|pada)\s+(?:adegan|babak|bab)\b",
     story=r"\b(?:dalam|untuk)\s+(?:cerita|kisah|versi|alam\s+semesta|dunia|main\s+peranan"
           r"|permainan)\b.{0,40}?\bini\b|\b(?:dalam|untuk)\s+(?:cerita"

@@ -126,7 +126,7 @@ VIETNAMESE = Language(
     question=r"\?\s*$|\b(?:không|chưa|chứ|nhỉ|hả|sao|gì|nào)$|^(?:ai|gì|đâu|sao|tại\s+sao|bao\s+giờ"
              r"|khi\s+nào|làm\s+sao|như\s+thế\s+nào|có\s+phải)\b",
     passing=r"^(?:nó|cái\s+này|cái\s+đó|cái\s+kia|điều\s+này|điều\s+đó|ý\s+này|ý\s+đó|bạn|cậu"
-            r"|câu\s+trả\s+lời|anh|em|chị)(?:\s.*)?$",
+            r"|câu\s+trả\s+lời|anh|em|chị)(?:\s.*)?$|\bbạn\b(?!\s+(?:bè|trai|gái|thân|học|cùng))",
     scene=r"\b(?:trong|ở)\s+(?:cảnh|phân\s+cảnh|chương|màn)\b",
     story=r"\b(?:trong|với|cho|ở)\s+(?:câu\s+chuyện|truyện|phiên\s+bản|vũ\s+trụ|thế\s+giới"
           r"|chuyện)\b.{0,40}?\b(?:này|đó)\b",
