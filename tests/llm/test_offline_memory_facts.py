@@ -167,3 +167,14 @@ def test_more_ways_of_saying_where_and_what(says, saved):
 ])
 def test_a_statement_before_a_question_is_read_and_the_question_is_not(says, saved):
     assert memory_pass(says) == saved
+
+
+def test_saved_lines_about_one_relative_are_all_kept():
+    existing = ["Sister is a nurse", "Sister is married to Tom"]
+    assert memory_pass("ok", existing=existing) == existing
+
+
+def test_a_newer_fact_about_a_relative_replaces_only_the_same_fact():
+    saved = memory_pass("My sister is a nurse.", "My sister is married to Tom.",
+                        "Actually my sister is a doctor.")
+    assert saved == ["Sister is a doctor", "Sister is married to Tom"]

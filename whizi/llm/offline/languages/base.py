@@ -261,8 +261,13 @@ def _family_attr(groups: dict[str, str], script: str) -> str:
     sister is a nurse" stay two lines while a newer "my sister lives in …" replaces
     the first: the verb (or the rest's first word); in Japanese and Korean, where the
     verb ends the clause, its last characters."""
-    if groups.get("verb"):
-        return groups["verb"]
+    verb = groups.get("verb")
+    if verb:
+        rest = (groups.get("value") or "").split()
+        # "is a nurse" and "is married" are two facts; "is a doctor" replaces "is a nurse".
+        if verb.casefold() in ("is", "are", "was", "has") and len(rest) > 1:
+            return f"{verb} {rest[1]}"
+        return verb
     rest = groups.get("rest") or groups.get("value", "")
     if script in ("kana", "hangul"):
         return rest[-3:]
