@@ -26,7 +26,6 @@ from whizi.llm.offline.memory import classify
 _WORTH = {kind: 3 for kind in IDENTITY_KINDS}
 _WORTH.update({"origin": 2, "goal": 2, "learning": 2, "favourite": 1, "like": 1, "dislike": 1, "scoped": 0})
 _UNKNOWN_WORTH = 2  # a line no rule reads may be anything; keep it over tastes
-_MERGED_LINE_CHARS = 2 * settings.WHIZI_MEMORY_TARGET_LINE_CHARS
 
 
 def _merge_family(lines: list[tuple[str, Fact | None]]) -> list[tuple[str, Fact | None]]:
@@ -51,6 +50,7 @@ def _merge_tastes(lines: list[tuple[str, Fact | None]]) -> list[tuple[str, Fact 
         if fact and fact.kind in ("like", "dislike") and "\x00" in fact.frame:
             frames[(fact.language, fact.frame)].append(index)
     merged = list(lines)
+    longest = 2 * settings.WHIZI_MEMORY_TARGET_LINE_CHARS
     for (language, frame), indexes in frames.items():
         joiner = LANGUAGES[language].joiner
         indexes = sorted(indexes, key=lambda i: lines[i][1].value)  # type: ignore[union-attr]
@@ -61,7 +61,7 @@ def _merge_tastes(lines: list[tuple[str, Fact | None]]) -> list[tuple[str, Fact 
             values = [lines[i][1].value for i in group]  # type: ignore[union-attr]
             if index != -1:
                 candidate = values + [lines[index][1].value]  # type: ignore[union-attr]
-                if not group or len(frame.replace("\x00", joiner.join(candidate))) <= _MERGED_LINE_CHARS:
+                if not group or len(frame.replace("\x00", joiner.join(candidate))) <= longest:
                     group.append(index)
                     continue
             if len(group) > 1:
