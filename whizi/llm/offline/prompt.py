@@ -1,0 +1,103 @@
+"""Reading the prompts memory.prompts builds: the pass, the compaction and the chat memory.
+
+The offline model is the one model that parses these prompts instead of reading them,
+so this module mirrors memory.prompts exactly and nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_EXISTING = re.compile(r"<existing_memory>\n?(?P<body>.*?)\n?</existing_memory>", re.DOTALL)
+_CONVERSATION = re.compile(
+    r'<conversation source="(?P<source>\w+)">\n?(?P<body>.*)\n?</conversation>', re.DOTALL)
+_COMPACT = re.compile(
+    r'<memory_to_compact tokens="(?P<tokens>\d+)" target="(?P<target>\d+)">'
+    r"\n?(?P<body>.*?)\n?</memory_to_compact>",
+    re.DOTALL,
+)
+_MEMORY = re.compile(r"<memory>\n?(?P<body>.*?)\n?</memory>", re.DOTALL)
+_TURN = re.compile(r"^\[(?P<role>user|assistant)\] ?(?P<text>.*)$")
+
+
+@dataclass(frozen=True)
+class PassInput:
+    existing: list[str]
+    turns: list[tuple[str, str]]  # (role, text), in order
+    source: str
+
+
+@dataclass(frozen=True)
+class CompactionInput:
+    lines: list[str]
+    tokens: int
+    target: int
+
+
+def content_text(content: Any) -> str:
+    """A message's text, whether litellm hands over a string or a list of parts."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return str(content or "")
+
+
+def bullet_lines(body: str) -> list[str]:
+    """Saved lines exactly as written, without their "- " marker."""
+    lines = []
+    for raw in body.splitlines():
+        raw = raw.strip()
+        if raw.startswith("- "):
+            raw = raw[2:].strip()
+        elif raw.startswith("-"):
+            raw = raw[1:].strip()
+        if raw:
+            lines.append(raw)
+    return lines
+
+
+def last_user_text(messages: list[dict[str, Any]]) -> str:
+    for message in reversed(messages):
+        if message.get("role") == "user":
+            return content_text(message.get("content"))
+    return ""
+
+
+def parse_pass(text: str) -> PassInput | None:
+    existing = _EXISTING.search(text)
+    conversation = _CONVERSATION.search(text)
+    if not existing or not conversation:
+        return None
+    turns: list[tuple[str, str]] = []
+    for raw in conversation.group("body").rstrip("\n").split("\n"):
+        match = _TURN.match(raw)
+        if match:
+            turns.append((match.group("role"), match.group("text")))
+        elif turns:
+            # A message spanning several lines continues the turn above.
+            role, previous = turns[-1]
+            turns[-1] = (role, f"{previous}\n{raw}")
+    return PassInput(existing=bullet_lines(existing.group("body")), turns=turns,
+                     source=conversation.group("source"))
+
+
+def parse_compaction(text: str) -> CompactionInput | None:
+    match = _COMPACT.search(text)
+    if not match:
+        return None
+    return CompactionInput(lines=bullet_lines(match.group("body")), tokens=int(match.group("tokens")),
+                           target=int(match.group("target")))
+
+
+def memory_lines(messages: list[dict[str, Any]]) -> list[str] | None:
+    """The saved list from the chat's memory system message; None when there is none."""
+    for message in messages:
+        if message.get("role") != "system":
+            continue
+        match = _MEMORY.search(content_text(message.get("content")))
+        if match:
+            return bullet_lines(match.group("body"))
+    return None
