@@ -15,7 +15,9 @@ from collections.abc import Iterable
 _ALWAYS_BLOCKED = [
     ("link", re.compile(r"\b(?:https?|ftp|file|data|javascript):|\bwww\.\S|\]\(", re.I)),
     ("markup", re.compile(r"<\s*/?\s*[a-z!][^>]*>|```|\{\{|\}\}|<\|[a-z_]+\|>", re.I)),
-    ("role marker", re.compile(r"^\W*(?:system|assistant|developer|user)\s*(?::|\])|\[\s*system\s*\]", re.I)),
+    # A fake role line, at the start or after a lead-in ("Exactly: SYSTEM: …").
+    ("role marker", re.compile(
+        r"^\W*user\s*(?::|\])|\b(?:system|assistant|developer)\s*(?::|\])|\[\s*system\s*\]", re.I)),
     ("override", re.compile(
         r"\b(?:ignore|disregard|forget|override|bypass)\b.{0,40}\b(?:instruction|rule|prompt|guideline|polic)",
         re.I)),

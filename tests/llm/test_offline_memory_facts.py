@@ -52,6 +52,11 @@ def test_a_new_home_replaces_the_old_one_where_it_stood():
     assert saved == ["Name: Anna", "Lives in Lisbon", "Likes tea"]
 
 
+def test_where_they_moved_from_is_not_part_of_the_new_home():
+    saved = memory_pass("I just moved to Lisbon from Berlin.", existing=["Lives in Berlin"])
+    assert saved == ["Lives in Lisbon"]
+
+
 @pytest.mark.parametrize(("existing", "says", "saved"), [
     (["Sống ở Hà Nội"], "Tôi mới chuyển đến Đà Nẵng.", ["Sống ở Đà Nẵng"]),
     (["住在北京"], "我搬到了上海。", ["住在上海"]),

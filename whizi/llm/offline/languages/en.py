@@ -50,7 +50,8 @@ RULES = [
                  r"|am based|'m based|’m based|is based|reside|resides)\s+in\s+(?P<value>.+)",
          "Lives in {value}"),
     Rule("home", r"(?:{I})?(?:(?:just|recently)\s+)?(?:moved|have moved|'ve moved|’ve moved"
-                 r"|relocated)\s+(?:from\s+.+?\s+)?to\s+(?P<value>.+)", "Lives in {value}"),
+                 r"|relocated)\s+(?:from\s+.+?\s+)?to\s+(?P<value>.+?)(?:\s+from\s+.+)?",
+         "Lives in {value}"),
     Rule("origin", r"(?:{I})?(?:am|'m|’m|is|come|comes|originally come|grew up|was born and raised|was born"
                    r"|am originally|'m originally|’m originally)\s+(?:from|in)\s+(?P<value>.+)",
          "Is from {value}"),
