@@ -15,6 +15,17 @@ class Guest(models.Model):
         return f"guest {self.id}"
 
 
+def one_owner_constraint(name: str) -> models.CheckConstraint:
+    """Each owned row belongs to exactly one of a user or a guest."""
+    return models.CheckConstraint(
+        condition=(
+            models.Q(user__isnull=False, guest__isnull=True)
+            | models.Q(user__isnull=True, guest__isnull=False)
+        ),
+        name=name,
+    )
+
+
 class OwnedQuerySet(models.QuerySet):
     def for_owner(self, owner) -> "OwnedQuerySet":
         return self.filter(**owner.lookup)
@@ -36,13 +47,7 @@ class OwnedModel(models.Model):
     class Meta:
         abstract = True
         constraints = [
-            models.CheckConstraint(
-                condition=(
-                    models.Q(user__isnull=False, guest__isnull=True)
-                    | models.Q(user__isnull=True, guest__isnull=False)
-                ),
-                name="%(app_label)s_%(class)s_one_owner",
-            )
+            one_owner_constraint("%(app_label)s_%(class)s_one_owner")
         ]
 
 
@@ -64,13 +69,7 @@ class Preference(models.Model):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(
-                condition=(
-                    models.Q(user__isnull=False, guest__isnull=True)
-                    | models.Q(user__isnull=True, guest__isnull=False)
-                ),
-                name="accounts_preference_one_owner",
-            )
+            one_owner_constraint("accounts_preference_one_owner")
         ]
 
     def __str__(self) -> str:

@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.db import models
 
-from accounts.models import Guest, OwnedModel
+from accounts.models import Guest, OwnedModel, one_owner_constraint
 
 
 class Memory(models.Model):
@@ -31,13 +31,7 @@ class Memory(models.Model):
     class Meta:
         verbose_name_plural = "memories"
         constraints = [
-            models.CheckConstraint(
-                condition=(
-                    models.Q(user__isnull=False, guest__isnull=True)
-                    | models.Q(user__isnull=True, guest__isnull=False)
-                ),
-                name="memory_memory_one_owner",
-            )
+            one_owner_constraint("memory_memory_one_owner")
         ]
 
     def __str__(self) -> str:

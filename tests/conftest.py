@@ -180,3 +180,21 @@ def private_redis():
 def _rate_limits_off_unless_asked(settings):
     """Every test shares 127.0.0.1; rate-limit tests turn limits on with their own Redis."""
     settings.WHIZI_RATE_LIMITS_ENABLED = False
+
+
+def make_user(name: str, email: str | None = None):
+    """A signed-up account (persona: user / other user)."""
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(name, email or f"{name}@example.com", "pw-123456")
+
+
+@pytest.fixture
+def user(db):
+    return make_user("mai")
+
+
+@pytest.fixture
+def user_client(client, user):
+    client.force_login(user)
+    return client

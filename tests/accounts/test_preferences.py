@@ -7,7 +7,6 @@ Personas:
 """
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts.models import Guest, Preference
@@ -19,6 +18,7 @@ from accounts.preferences import (
     preference_save,
     preferred_chat_model,
 )
+from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -28,21 +28,6 @@ MODELS = ["whizi/offline", "openai/gpt-4o-mini", "anthropic/claude-3-5-haiku"]
 @pytest.fixture(autouse=True)
 def chat_models(settings):
     settings.WHIZI_CHAT_MODELS = MODELS
-
-
-def make_user(name: str):
-    return get_user_model().objects.create_user(name, f"{name}@example.com", "pw-123456")
-
-
-@pytest.fixture
-def user():
-    return make_user("mai")
-
-
-@pytest.fixture
-def user_client(client, user):
-    client.force_login(user)
-    return client
 
 
 def test_the_page_offers_every_language_the_browser_and_every_chat_model(user_client):

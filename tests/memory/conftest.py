@@ -7,19 +7,12 @@ one memory list, and a pass only ever touches its own owner's list.
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from accounts.models import Guest
 from accounts.owner import Owner
 from chat.models import Conversation, Message, VoiceSession, VoiceTurn
 from memory.models import Memory, MemoryPass
 from whizi.llm.scripted import Script
-
-
-@pytest.fixture
-def user(db):
-    return get_user_model().objects.create_user(email="sam@example.com", username="sam",
-                                                password="pw-12345678")
 
 
 @pytest.fixture

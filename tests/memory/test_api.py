@@ -7,12 +7,12 @@ Personas:
 """
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts.models import Guest
 from accounts.owner import Owner
 from memory.models import Memory
+from tests.conftest import make_user
 from tests.memory.store_failures import memory_row_locked, memory_unreadable
 
 pytestmark = pytest.mark.django_db
@@ -27,15 +27,6 @@ CLEARED = {
     "ko": ("메모리가 지워졌습니다", "Whizi는 더 이상 당신에 대해 아무것도 기억하지 않습니다."),
     "ms": ("Memori dikosongkan", "Whizi tidak lagi mengingati apa-apa tentang anda."),
 }
-
-
-def make_user(name: str):
-    return get_user_model().objects.create_user(name, f"{name}@example.com", "pw-123456")
-
-
-@pytest.fixture
-def user():
-    return make_user("mai")
 
 
 def signed_in(user, **kwargs) -> Client:

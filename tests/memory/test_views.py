@@ -10,12 +10,12 @@ import html
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts.models import Guest
 from accounts.owner import Owner
 from memory.models import Memory
+from tests.conftest import make_user
 from tests.memory.store_failures import memory_row_locked, memory_unreadable
 
 pytestmark = pytest.mark.django_db
@@ -35,21 +35,6 @@ DIALOG_BODY = (
     "This permanently deletes everything Whizi remembers about you, across web and mobile. "
     "This can't be undone."
 )
-
-
-def make_user(name: str):
-    return get_user_model().objects.create_user(name, f"{name}@example.com", "pw-123456")
-
-
-@pytest.fixture
-def user():
-    return make_user("mai")
-
-
-@pytest.fixture
-def user_client(client, user):
-    client.force_login(user)
-    return client
 
 
 def remember(owner_kwargs: dict, lines: list[str]) -> Memory:
