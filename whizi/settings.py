@@ -262,6 +262,10 @@ WHIZI_MEMORY_TARGET_LINE_CHARS = 55
 WHIZI_MEMORY_PASS_TURNS = 6
 WHIZI_MEMORY_TRANSCRIPT_MAX_TOKENS = 20000
 WHIZI_MEMORY_MODEL_INPUT_MAX_TOKENS = 50000
+# Operator switch, for benchmarks and incidents (bench/load.py measures the overhead of
+# memory with it): when false, chat and voice neither read memory nor queue passes.
+# Deliberately not a user setting: the product has no switch to turn memory off.
+WHIZI_MEMORY_ENABLED = envbool("WHIZI_MEMORY_ENABLED", "true")
 # How long a chat request waits for the memory read before going on without it.
 WHIZI_MEMORY_READ_TIMEOUT = envfloat("WHIZI_MEMORY_READ_TIMEOUT", "0.3")
 
