@@ -175,9 +175,13 @@ def _read_memory_in_thread(owner: Owner, statement_timeout_ms: int) -> MemorySna
     # database, and close it afterwards so pool threads never hold idle connections.
     try:
         if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT set_config('statement_timeout', %s, false)",
-                               [str(statement_timeout_ms)])
+            # Local to this transaction: the limit ends with the read and never follows
+            # the connection back into the pool (WHIZI_DB_POOL_MAX_SIZE).
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    cursor.execute("SELECT set_config('statement_timeout', %s, true)",
+                                   [str(statement_timeout_ms)])
+                return memory_read(owner=owner)
         return memory_read(owner=owner)
     finally:
         connections.close_all()
