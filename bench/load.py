@@ -419,7 +419,7 @@ def wait_for_log(path: Path, marker: str, *, timeout: float, stack: Stack) -> No
     raise SystemExit(f"no {marker!r} in {path} within {timeout:.0f} s")
 
 
-def stack_start(args: argparse.Namespace, *, memory: bool, logs: Path) -> tuple[Stack, str]:
+def stack_start(args: argparse.Namespace, *, memory: bool, logs: Path, suffix: str) -> tuple[Stack, str]:
     env = stack_env(args, memory=memory)
     database_recreate(args.database)
     redis_flush(args.redis_db)
@@ -427,7 +427,7 @@ def stack_start(args: argparse.Namespace, *, memory: bool, logs: Path) -> tuple[
                    check=True, timeout=300)
     stack = Stack()
     try:
-        worker_log = logs / f"worker-{'on' if memory else 'off'}.log"
+        worker_log = logs / f"worker-{suffix}.log"
         worker_env = dict(env, WHIZI_LOG_LEVEL="INFO")  # "ready." is logged at INFO
         stack.start("celery worker", [
             PYTHON, "-m", "celery", "-A", "whizi", "worker", "--loglevel", "INFO",
@@ -442,7 +442,7 @@ def stack_start(args: argparse.Namespace, *, memory: bool, logs: Path) -> tuple[
             # uvicorn's 5 s default, a request sent as the server closes an idle
             # connection fails in transit, which is the client's race, not the server's.
             "--timeout-keep-alive", "75",
-        ], env=env, log=logs / f"web-{'on' if memory else 'off'}.log")
+        ], env=env, log=logs / f"web-{suffix}.log")
         base_url = f"http://127.0.0.1:{args.port}"
         wait_for_http(f"{base_url}/static/css/whizi.css", timeout=90, stack=stack)
         wait_for_log(worker_log, "ready.", timeout=90, stack=stack)
@@ -460,8 +460,7 @@ class RunReport:
     mode: str
     guests: int
     seconds: float
-    endpoints: dict[str, dict[str, float]]
-    total: dict[str, float]
+    recorder: Recorder
     aborted_guests: int
     passes: dict[str, int] = field(default_factory=dict)
     drain_seconds: float | None = None
@@ -474,7 +473,28 @@ class RunReport:
     peak_db_connections: int = 0
     load_average: tuple[float, float] = (0.0, 0.0)  # 1-minute load at start and end (shared machine)
     server_log_errors: int = 0
-    first_failures: dict[str, list[str]] = field(default_factory=dict)
+    cpu: dict[str, float] = field(default_factory=dict)  # seconds: web, worker, db, client
+
+    @property
+    def endpoints(self) -> dict[str, dict[str, float]]:
+        return summarise(self.recorder, self.seconds)[0]
+
+    @property
+    def total(self) -> dict[str, float]:
+        return summarise(self.recorder, self.seconds)[1]
+
+    @property
+    def first_failures(self) -> dict[str, list[str]]:
+        return {k: v.first_failures for k, v in self.recorder.samples.items() if v.first_failures}
+
+    @property
+    def server_cpu(self) -> float:
+        return self.cpu.get("web", 0.0) + self.cpu.get("worker", 0.0) + self.cpu.get("db", 0.0)
+
+    def as_json(self) -> dict[str, object]:
+        data = {k: v for k, v in self.__dict__.items() if k != "recorder"}
+        data.update(endpoints=self.endpoints, total=self.total, first_failures=self.first_failures)
+        return data
 
 
 async def warm_up(base_url: str, count: int) -> None:
@@ -630,18 +650,87 @@ def summarise(recorder: Recorder, seconds: float) -> tuple[dict[str, dict[str, f
     return endpoints, total
 
 
-def run_mode(args: argparse.Namespace, *, memory: bool, logs: Path) -> RunReport:
+def _cpu_by_session() -> dict[int, float]:
+    """CPU seconds (user + system) of every live process, summed per session id."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    seconds: dict[int, float] = defaultdict(float)
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            raw = Path(entry.path, "stat").read_text()
+        except OSError:
+            continue
+        fields = raw[raw.rfind(")") + 2:].split()  # after "pid (comm) "
+        seconds[int(fields[3])] += (int(fields[11]) + int(fields[12])) / ticks
+    return seconds
+
+
+def _db_backend_cpu(database: str) -> dict[int, float]:
+    """CPU seconds of each PostgreSQL backend connected to the bench database."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    with _admin_connection() as conn:
+        pids = [row[0] for row in conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = %s", [database]).fetchall()]
+    seconds = {}
+    for pid in pids:
+        try:
+            raw = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            continue
+        fields = raw[raw.rfind(")") + 2:].split()
+        seconds[pid] = (int(fields[11]) + int(fields[12])) / ticks
+    return seconds
+
+
+@dataclass
+class CpuMeter:
+    """Server CPU spent on the run: uvicorn's processes, the worker's, and the database
+    backends (pooled connections live through the run, so their deltas are complete)."""
+
+    stack: Stack
+    database: str
+    web: float = 0.0
+    worker: float = 0.0
+    db: float = 0.0
+
+    def _sessions(self) -> tuple[int, int]:
+        pids = {name: process.pid for name, process in self.stack.processes}
+        return pids["uvicorn"], pids["celery worker"]
+
+    def start(self) -> None:
+        web, worker = self._sessions()
+        sessions = _cpu_by_session()
+        self._web0, self._worker0 = sessions[web], sessions[worker]
+        self._db0 = _db_backend_cpu(self.database)
+
+    def web_done(self) -> None:
+        self.web = _cpu_by_session()[self._sessions()[0]] - self._web0
+
+    def worker_done(self) -> None:
+        self.worker = _cpu_by_session()[self._sessions()[1]] - self._worker0
+        self.db = sum(cpu - self._db0.get(pid, 0.0)
+                      for pid, cpu in _db_backend_cpu(self.database).items())
+
+    @property
+    def total(self) -> float:
+        return self.web + self.worker + self.db
+
+
+def run_mode(args: argparse.Namespace, *, memory: bool, logs: Path, round_: int) -> RunReport:
     mode = "memory on" if memory else "memory off"
-    print(f"\n=== {mode}: {args.guests} guests x {args.iterations} iterations "
+    print(f"\n=== {mode} (round {round_}): {args.guests} guests x {args.iterations} iterations "
           f"(think {args.think} s, web workers {args.web_workers}, "
           f"worker concurrency {args.worker_concurrency}, pool {args.pool_size})", flush=True)
-    stack, base_url = stack_start(args, memory=memory, logs=logs)
+    suffix = f"{'on' if memory else 'off'}-{round_}"
+    stack, base_url = stack_start(args, memory=memory, logs=logs, suffix=suffix)
     try:
         asyncio.run(warm_up(base_url, 2 * args.web_workers))
         recorder = Recorder()
         plans = [GuestPlan.for_guest(i, iterations=args.iterations, clear_every=args.clear_every,
                                      seed=args.seed) for i in range(args.guests)]
         results = [GuestResult(plan=plan) for plan in plans]
+        cpu = CpuMeter(stack=stack, database=args.database)
 
         async def load() -> float:
             started = time.monotonic()
@@ -658,15 +747,16 @@ def run_mode(args: argparse.Namespace, *, memory: bool, logs: Path) -> RunReport
             sampler = ConnectionSampler(args.database)
             sampling = asyncio.create_task(sampler.run())
             load_before = os.getloadavg()[0]
+            client_cpu = time.process_time()
+            cpu.start()
             seconds = await load()
+            cpu.web_done()
+            client_cpu = time.process_time() - client_cpu
             load_after = os.getloadavg()[0]
-            endpoints, total = summarise(recorder, seconds)
             report = RunReport(
-                mode=mode, guests=args.guests, seconds=seconds, endpoints=endpoints, total=total,
+                mode=mode, guests=args.guests, seconds=seconds, recorder=recorder,
                 aborted_guests=sum(1 for r in results if r.aborted),
                 load_average=(load_before, load_after),
-                first_failures={k: v.first_failures for k, v in recorder.samples.items()
-                                if v.first_failures},
             )
             stack.check_alive()
             if memory:
@@ -674,12 +764,15 @@ def run_mode(args: argparse.Namespace, *, memory: bool, logs: Path) -> RunReport
                       flush=True)
                 drained, drain_seconds, counts = await asyncio.to_thread(
                     drain, args.database, timeout=args.drain_timeout)
+                cpu.worker_done()
                 report.drained, report.drain_seconds, report.passes = drained, drain_seconds, counts
                 expected, lost, lost_not_cleared, resurrected = await check_facts(results)
                 report.facts_expected, report.lost_facts = expected, lost
                 report.lost_facts_not_cleared, report.resurrected_facts = lost_not_cleared, resurrected
             else:
+                cpu.worker_done()
                 report.passes = passes_by_state(args.database)
+            report.cpu = {"web": cpu.web, "worker": cpu.worker, "db": cpu.db, "client": client_cpu}
             sampler.stop()
             await sampling
             report.peak_db_connections = sampler.peak
@@ -692,11 +785,50 @@ def run_mode(args: argparse.Namespace, *, memory: bool, logs: Path) -> RunReport
         report = asyncio.run(load_and_check())
     finally:
         stack.stop()
-    suffix = "on" if memory else "off"
     report.server_log_errors = (count_log_errors(logs / f"web-{suffix}.log")
                                 + count_log_errors(logs / f"worker-{suffix}.log"))
     print_report(report)
     return report
+
+
+def combine(reports: list[RunReport]) -> RunReport:
+    """One mode's rounds as one report: samples pooled, counts added."""
+    if len(reports) == 1:
+        return reports[0]
+    recorder = Recorder()
+    for report in reports:
+        for endpoint, samples in report.recorder.samples.items():
+            merged = recorder.samples[endpoint]
+            merged.ms += samples.ms
+            merged.client_errors += samples.client_errors
+            merged.server_errors += samples.server_errors
+            merged.transport_errors += samples.transport_errors
+            merged.first_failures += samples.first_failures[: 3 - len(merged.first_failures)]
+
+    def total(name: str) -> int | None:
+        values = [getattr(r, name) for r in reports]
+        return None if any(v is None for v in values) else sum(values)
+
+    passes: Counter = Counter()
+    skips: Counter = Counter()
+    cpu: Counter = Counter()
+    for report in reports:
+        passes.update(report.passes)
+        skips.update(report.memory_read_skips)
+        cpu.update(report.cpu)
+    return RunReport(
+        mode=f"{reports[0].mode}, {len(reports)} rounds", guests=reports[0].guests,
+        seconds=sum(r.seconds for r in reports), recorder=recorder,
+        aborted_guests=sum(r.aborted_guests for r in reports), passes=dict(passes),
+        drain_seconds=max((r.drain_seconds or 0.0) for r in reports),
+        drained=None if reports[0].drained is None else all(r.drained for r in reports),
+        facts_expected=total("facts_expected"), lost_facts=total("lost_facts"),
+        lost_facts_not_cleared=total("lost_facts_not_cleared"),
+        resurrected_facts=total("resurrected_facts"), memory_read_skips=dict(skips),
+        peak_db_connections=max(r.peak_db_connections for r in reports),
+        load_average=(min(r.load_average[0] for r in reports), max(r.load_average[1] for r in reports)),
+        server_log_errors=sum(r.server_log_errors for r in reports), cpu=dict(cpu),
+    )
 
 
 # ---------------------------------------------------------------- output
@@ -722,6 +854,11 @@ def print_report(report: RunReport) -> None:
               f"{report.facts_expected}; lost facts: {report.lost_facts} "
               f"(guests that never cleared: {report.lost_facts_not_cleared}); "
               f"resurrected after a clear: {report.resurrected_facts}")
+    if report.cpu:
+        requests = report.total["count"] or 1
+        print(f"  server CPU: web {report.cpu['web']:.1f} s, worker {report.cpu['worker']:.1f} s, "
+              f"database {report.cpu['db']:.1f} s = {report.server_cpu / requests * 1000:.1f} ms per "
+              f"request (the load client itself: {report.cpu['client']:.1f} s)")
     for endpoint, failures in report.first_failures.items():
         print(f"  first failures on {endpoint}: {failures}")
 
@@ -730,7 +867,7 @@ def ratio(a: float, b: float) -> str:
     return f"{a / b:.2f}x" if b else "n/a"
 
 
-def print_comparison(on: RunReport, off: RunReport) -> None:
+def print_comparison(on: RunReport, off: RunReport, rounds: list[tuple[RunReport, RunReport]]) -> None:
     print(f"\nmemory on vs off, {on.guests} guests (ratio = on / off; above 1 means memory costs)")
     print(f"  {'endpoint':40s} {'median on':>9s} {'off':>7s} {'ratio':>6s}   "
           f"{'p95 on':>7s} {'off':>7s} {'ratio':>6s}   {'req/s on':>8s} {'off':>6s}")
@@ -744,6 +881,14 @@ def print_comparison(on: RunReport, off: RunReport) -> None:
               f"{ratio(a['p95_ms'], b['p95_ms']):>6s}   {a['rps']:8.1f} {b['rps']:6.1f}")
     print(f"  wall time of the load: on {on.seconds:.1f} s, off {off.seconds:.1f} s "
           f"(ratio {ratio(on.seconds, off.seconds)})")
+    on_ms = on.server_cpu / (on.total["count"] or 1) * 1000
+    off_ms = off.server_cpu / (off.total["count"] or 1) * 1000
+    print(f"  server CPU per request (web + worker + database): on {on_ms:.1f} ms, "
+          f"off {off_ms:.1f} ms, ratio {ratio(on_ms, off_ms)}")
+    if len(rounds) > 1:
+        per_round = ", ".join(
+            ratio(a.endpoints[CHAT]["median_ms"], b.endpoints[CHAT]["median_ms"]) for a, b in rounds)
+        print(f"  chat median ratio per round: {per_round}")
 
 
 def machine() -> str:
@@ -775,6 +920,9 @@ def main() -> None:
     parser.add_argument("--drain-timeout", type=float, default=300,
                         help="longest wait for the worker to finish the passes")
     parser.add_argument("--modes", default="on,off", help="on, off or on,off")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="repeat the modes, alternating their order (on,off / off,on ...), "
+                             "so a busy moment on a shared machine weighs on both")
     parser.add_argument("--web-workers", type=int, default=2, help="uvicorn processes")
     parser.add_argument("--worker-concurrency", type=int, default=2, help="Celery prefork processes")
     parser.add_argument("--pool-size", type=int, default=20,
@@ -799,19 +947,25 @@ def main() -> None:
     logs.mkdir(parents=True, exist_ok=True)
     print(f"machine: {machine()}")
     print(f"server logs: {logs}")
-    reports: dict[str, RunReport] = {}
+    runs: dict[str, list[RunReport]] = {mode: [] for mode in modes}
     try:
-        for mode in modes:
-            reports[mode] = run_mode(args, memory=mode == "on", logs=logs)
+        for round_ in range(1, args.rounds + 1):
+            for mode in (modes if round_ % 2 else modes[::-1]):
+                runs[mode].append(run_mode(args, memory=mode == "on", logs=logs, round_=round_))
     finally:
         database_drop(args.database)
         redis_flush(args.redis_db)
+    reports = {mode: combine(reports) for mode, reports in runs.items()}
+    if args.rounds > 1:
+        for report in reports.values():
+            print_report(report)
     if "on" in reports and "off" in reports:
-        print_comparison(reports["on"], reports["off"])
+        print_comparison(reports["on"], reports["off"], list(zip(runs["on"], runs["off"], strict=True)))
     if args.json:
         args.json.write_text(json.dumps(
             {"machine": machine(), "args": {k: str(v) for k, v in vars(args).items()},
-             "runs": {mode: report.__dict__ for mode, report in reports.items()}},
+             "runs": {mode: report.as_json() for mode, report in reports.items()},
+             "rounds": {mode: [r.as_json() for r in reports] for mode, reports in runs.items()}},
             indent=2, ensure_ascii=False, default=str))
     bad = [r for r in reports.values()
            if r.total["5xx"] or r.total["transport_errors"] or r.lost_facts or r.resurrected_facts]

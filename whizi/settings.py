@@ -121,8 +121,9 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 # ones (bench/load.py at 200 guests: "too many clients", max_connections is 100 by
 # default). A bounded psycopg pool per process holds them instead: a request waits up
 # to WHIZI_DB_POOL_TIMEOUT seconds for a free connection rather than failing. Keep
-# (web processes + worker processes) x WHIZI_DB_POOL_MAX_SIZE under max_connections;
-# 0 turns the pool off (persistent connections, kept 60 s).
+# (web processes + worker processes) x WHIZI_DB_POOL_MAX_SIZE, plus 8 memory-read
+# connections per web process (chat.services: outside the pool), under
+# max_connections; 0 turns the pool off (persistent connections, kept 60 s).
 WHIZI_DB_POOL_MAX_SIZE = envint("WHIZI_DB_POOL_MAX_SIZE", "20")
 WHIZI_DB_POOL_TIMEOUT = envfloat("WHIZI_DB_POOL_TIMEOUT", "10")
 if DATABASE_URL:
