@@ -17,7 +17,8 @@ For each mode (memory on, then memory off) it:
    after its second iteration. Guests wait --think seconds (on average) between
    requests, as people do;
 4. records per endpoint: count, requests/s, median and p95 latency, 4xx, 5xx and
-   transport errors;
+   transport errors; and the server's CPU time (uvicorn's processes, the worker's and
+   the database backends), which a busy shared machine disturbs far less than latency;
 5. memory on only: waits (bounded) until the worker has finished every queued pass,
    then reads each guest's memory through GET /api/memory/ and counts
    - lost facts: a fact the guest asked to remember after its last clear (or ever, if
@@ -26,15 +27,17 @@ For each mode (memory on, then memory off) it:
      back in its memory;
 6. stops everything it started, drops the database and empties its Redis databases.
 
-At the end it prints both runs side by side with the memory on/off ratios.
+At the end it prints both runs side by side with the memory on/off ratios. With
+--rounds R the modes run R times each, alternating their order (on, off, off, on, ...),
+and each mode's samples are pooled.
 
 Rate limits are switched off for the run (WHIZI_RATE_LIMITS_ENABLED=false): every
 guest comes from 127.0.0.1, so the per-IP limit would otherwise refuse most of them.
 All traffic goes to 127.0.0.1; every phase is bounded in time (--max-seconds for the
 load, --drain-timeout for the passes) and the script stops by itself.
 
-    /work/main/.venv/bin/python bench/load.py --guests 50 --iterations 3 \\
-        --database bench_whizi_g --redis-db 14 --port 18080
+    python bench/load.py --guests 50 --iterations 3 --rounds 2 \\
+        --database bench_whizi --redis-db 14 --port 18080
 
 (PostgreSQL on 127.0.0.1:5432 as user postgres, Redis on 127.0.0.1:6379.) Results
 and the machine they were measured on are in docs/PERFORMANCE.md.
@@ -943,6 +946,10 @@ def main() -> None:
     if not modes or any(m not in ("on", "off") for m in modes):
         parser.error("--modes takes on, off or on,off")
 
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # unwinds through the finally blocks that stop the stack
+
+    signal.signal(signal.SIGTERM, stop)
     logs = args.logs or Path(tempfile.mkdtemp(prefix="whizi-bench-"))
     logs.mkdir(parents=True, exist_ok=True)
     print(f"machine: {machine()}")
