@@ -99,6 +99,7 @@ def main() -> None:
     args = parser.parse_args()
 
     settings.WHIZI_CHAT_MODELS = [settings.WHIZI_OFFLINE_MODEL]
+    settings.WHIZI_RATE_LIMITS_ENABLED = False  # 2 x (warm-up + requests) from one IP in a minute
     setup_test_environment()
     old_config = setup_databases(verbosity=0, interactive=False)
     try:

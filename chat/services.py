@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import DatabaseError, connection, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connection, connections, transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -173,6 +173,7 @@ def _memory_reserve_tokens() -> int:
 def _read_memory_in_thread(owner: Owner, statement_timeout_ms: int) -> MemorySnapshot:
     # This thread has its own database connection: bound how long it may wait on the
     # database, and close it afterwards so pool threads never hold idle connections.
+    _connect_outside_the_pool()
     try:
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
@@ -183,23 +184,42 @@ def _read_memory_in_thread(owner: Owner, statement_timeout_ms: int) -> MemorySna
         connections.close_all()
 
 
+def _connect_outside_the_pool() -> None:
+    """Reader threads connect directly, never through the request pool
+    (WHIZI_DB_POOL_MAX_SIZE): a read queued behind requests for a pooled connection
+    times out exactly when the server is busiest, while its request holds a pooled
+    connection waiting for it (bench/load.py, 200 guests: 60% of reads skipped). These
+    connections stay bounded: one per reader thread, closed after each read."""
+    db = connections[DEFAULT_DB_ALIAS]
+    options = db.settings_dict.get("OPTIONS", {})
+    if "pool" in options and db.connection is None:
+        # A copy: the dict is shared with settings.DATABASES and every other thread.
+        db.settings_dict = {**db.settings_dict,
+                            "OPTIONS": {k: v for k, v in options.items() if k != "pool"}}
+
+
 @dataclass
 class MemoryRead:
     """A memory read started in the background; `.snapshot()` waits at most until its
-    deadline and returns None when the read failed or is late."""
+    deadline and returns None when the read failed or is late (or memory is switched
+    off by the operator, WHIZI_MEMORY_ENABLED: then nothing is read at all)."""
 
     owner: Owner
-    future: Future
+    future: Future | None
     deadline: float
 
     @classmethod
     def start(cls, *, owner: Owner) -> MemoryRead:
+        if not settings.WHIZI_MEMORY_ENABLED:  # operator switch: no read, no block
+            return cls(owner=owner, future=None, deadline=0.0)
         timeout = settings.WHIZI_MEMORY_READ_TIMEOUT
         statement_timeout_ms = max(1000, int(timeout * 1000 * READ_STATEMENT_TIMEOUT_FACTOR))
         future = _memory_readers.submit(_read_memory_in_thread, owner, statement_timeout_ms)
         return cls(owner=owner, future=future, deadline=time.monotonic() + timeout)
 
     def snapshot(self) -> MemorySnapshot | None:
+        if self.future is None:  # memory switched off: not a skip, nothing to count
+            return None
         try:
             return self.future.result(timeout=max(0.0, self.deadline - time.monotonic()))
         except FutureTimeout:
@@ -440,11 +460,13 @@ def chat_exchange_finish(*, exchange: Exchange, text: str, input_tokens: int = 0
             )
             Conversation.objects.filter(pk=conversation.pk).update(updated_at=timezone.now())
             try:
-                with transaction.atomic():
-                    queue_pass_after_reply(
-                        conversation=conversation, user_message=exchange.user_message,
-                        assistant_message=assistant,
-                    )
+                # Operator switch (WHIZI_MEMORY_ENABLED): with memory off, no pass is queued.
+                if settings.WHIZI_MEMORY_ENABLED:
+                    with transaction.atomic():
+                        queue_pass_after_reply(
+                            conversation=conversation, user_message=exchange.user_message,
+                            assistant_message=assistant,
+                        )
             except DatabaseError:
                 # The reply matters more than one pass; the next trigger rewrites the whole list.
                 log.exception("could not queue a memory pass for conversation %s", conversation.pk)
@@ -544,4 +566,6 @@ def voice_session_end(*, session: VoiceSession) -> MemoryPass | None:
         if locked.ended_at is None:
             locked.ended_at = timezone.now()
             locked.save(update_fields=["ended_at"])
+        if not settings.WHIZI_MEMORY_ENABLED:  # operator switch: no pass with memory off
+            return None
         return queue_voice_pass(session=locked)

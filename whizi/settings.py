@@ -116,8 +116,25 @@ TEMPLATES = [
 
 # Database: PostgreSQL through psycopg 3 when DATABASE_URL is set, else a SQLite file.
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+# Under ASGI each request runs in a thread of its own, so persistent per-thread
+# connections grow with the number of requests in flight until PostgreSQL refuses new
+# ones (bench/load.py at 200 guests: "too many clients", max_connections is 100 by
+# default). A bounded psycopg pool per process holds them instead: a request waits up
+# to WHIZI_DB_POOL_TIMEOUT seconds for a free connection rather than failing. Keep
+# (web processes + worker processes) x WHIZI_DB_POOL_MAX_SIZE, plus 8 memory-read
+# connections per web process (chat.services: outside the pool), under
+# max_connections; 0 turns the pool off (persistent connections, kept 60 s).
+WHIZI_DB_POOL_MAX_SIZE = envint("WHIZI_DB_POOL_MAX_SIZE", "20")
+WHIZI_DB_POOL_TIMEOUT = envfloat("WHIZI_DB_POOL_TIMEOUT", "10")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    if WHIZI_DB_POOL_MAX_SIZE > 0 and DATABASES["default"]["ENGINE"].endswith("postgresql"):
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": min(2, WHIZI_DB_POOL_MAX_SIZE),
+            "max_size": WHIZI_DB_POOL_MAX_SIZE,
+            "timeout": WHIZI_DB_POOL_TIMEOUT,
+        }
     if os.environ.get("WHIZI_TEST_DATABASE_NAME"):
         DATABASES["default"]["TEST"] = {"NAME": os.environ["WHIZI_TEST_DATABASE_NAME"]}
 else:
@@ -262,6 +279,10 @@ WHIZI_MEMORY_TARGET_LINE_CHARS = 55
 WHIZI_MEMORY_PASS_TURNS = 6
 WHIZI_MEMORY_TRANSCRIPT_MAX_TOKENS = 20000
 WHIZI_MEMORY_MODEL_INPUT_MAX_TOKENS = 50000
+# Operator switch, for benchmarks and incidents (bench/load.py measures the overhead of
+# memory with it): when false, chat and voice neither read memory nor queue passes.
+# Deliberately not a user setting: the product has no switch to turn memory off.
+WHIZI_MEMORY_ENABLED = envbool("WHIZI_MEMORY_ENABLED", "true")
 # How long a chat request waits for the memory read before going on without it.
 WHIZI_MEMORY_READ_TIMEOUT = envfloat("WHIZI_MEMORY_READ_TIMEOUT", "0.3")
 
