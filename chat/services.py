@@ -19,6 +19,7 @@ worker only after that commit (memory.triggers), so it never delays the reply.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -266,8 +267,8 @@ def conversation_for_owner(*, owner: Owner, conversation_id: object) -> Conversa
 
 
 def project_create(*, owner: Owner, name: str, instructions: str) -> Project:
-    name = (name or "").strip()
-    instructions = (instructions or "").strip()
+    name = storable_text(name or "").strip()
+    instructions = storable_text(instructions or "").strip()
     if not name:
         raise ChatInputError(_("Give the project a name."), field="name")
     if len(name) > MAX_PROJECT_NAME_CHARS:
@@ -293,8 +294,23 @@ def conversation_start(*, owner: Owner, model: str | None = None,
     return Conversation.objects.create(**owner.lookup, model=chosen, project=project)
 
 
+# Lone UTF-16 surrogate halves: valid in a JSON string escape, not encodable as UTF-8.
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def storable_text(text: str) -> str:
+    """The text without what PostgreSQL cannot store: NUL characters and lone surrogate
+    halves (a client can send either as a JSON escape, a model can answer with them).
+    Neither is anything a person can read, so nothing is lost."""
+    if "\x00" in text:
+        text = text.replace("\x00", "")
+    return _SURROGATES.sub("", text)
+
+
 def message_content_check(content: object) -> str:
     """The message text to save. Raises ChatInputError for empty or oversized text."""
+    if isinstance(content, str):
+        content = storable_text(content)
     if not isinstance(content, str) or not content.strip():
         raise ChatInputError(_("Type a message first."))
     content = content.strip()
@@ -444,6 +460,7 @@ def _title_from(text: str) -> str:
 def chat_exchange_finish(*, exchange: Exchange, text: str, input_tokens: int = 0,
                          output_tokens: int = 0) -> ChatReply:
     """Save the reply, and queue the memory pass it makes due (published after commit)."""
+    text = storable_text(text)
     if not text.strip():
         raise ChatModelFailed(ModelError("empty reply", kind="error"), user_message=exchange.user_message)
     conversation = exchange.conversation
@@ -539,6 +556,8 @@ def voice_turn_add(*, session: VoiceSession, role: object, text: object) -> Voic
     """Append one transcript turn. Raises ChatInputError or ChatNotAllowed (nothing saved)."""
     if role not in (Message.Role.USER, Message.Role.ASSISTANT):
         raise ChatInputError(_('The role must be "user" or "assistant".'), field="role")
+    if isinstance(text, str):
+        text = storable_text(text)
     if not isinstance(text, str) or not text.strip():
         raise ChatInputError(_("The turn has no text."), field="text")
     text = text.strip()

@@ -57,4 +57,8 @@ def trim_lines_to_budget(lines: Sequence[str], *, max_tokens: int) -> list[str]:
         budget -= cost
     while kept and count_list_tokens(kept) > max_tokens:
         kept.pop()
+    # The estimate can also run high (tokens merge across the line breaks): take on the
+    # next lines while the exact count still fits, so no line that fits is dropped.
+    while len(kept) < len(lines) and count_list_tokens([*kept, lines[len(kept)]]) <= max_tokens:
+        kept.append(lines[len(kept)])
     return kept

@@ -45,6 +45,11 @@ Outcome = MemoryPass.Outcome
 # limits, provider errors); each retry waits longer (memory.tasks). Beyond that the
 # pass is recorded as failed and the list stays as it was.
 MAX_ATTEMPTS = 3
+# A pass may be claimed (taken by a worker) at most this many times: its retries, plus
+# one delivery after a worker died holding it. A pass claimed more often than this is a
+# poison pass (something kills its worker every time): the next claim, or the sweep
+# (memory.sweep), records it as failed and the list stays as it was.
+MAX_CLAIMS = MAX_ATTEMPTS + 1
 # How many times a pass re-runs on a fresher list after losing a compare-and-swap to a
 # concurrent pass, before it gives up (discarded). Each round is one more model call.
 MAX_CONFLICT_ROUNDS = 3
@@ -465,7 +470,7 @@ def pass_run(*, pass_id: int, redelivered: bool = False) -> PassReport | None:
         log.info("memory pass %s not claimed: done, gone or running elsewhere", pass_id)
         return None
     meter = _Meter()
-    if memory_pass.attempts > MAX_ATTEMPTS + 1:
+    if memory_pass.attempts > MAX_CLAIMS:
         # Delivered over and over (a worker dying mid-pass each time): stop here.
         return _finish(memory_pass, outcome=Outcome.FAILED, started=started, meter=meter,
                        error="attempts")

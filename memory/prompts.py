@@ -125,7 +125,9 @@ def neutralise(text: str) -> str:
 
 
 def _bullets(lines: Iterable[str]) -> str:
-    return "\n".join(f"- {neutralise(line)}" for line in lines)
+    # One bullet per fact on one line, whatever the text holds: a line break inside a
+    # saved line must not start a line of its own ("system: …") inside the block.
+    return "\n".join(f"- {neutralise(' '.join(line.split()))}" for line in lines)
 
 
 def _caps() -> dict[str, int]:

@@ -2,7 +2,9 @@
 
 Safe to run twice: the pass row is claimed with a filtered UPDATE, so a duplicate
 delivery finds it done (or running elsewhere) and returns. A retry never writes half
-a result: the only write is the pipeline's single compare-and-swap UPDATE.
+a result: the only write is the pipeline's single compare-and-swap UPDATE. A pass whose
+message was lost (broker down at publish time, worker killed) is published again by the
+sweep (memory.sweep), every minute under Celery beat.
 """
 
 from __future__ import annotations
@@ -47,3 +49,11 @@ def run_memory_pass_task(self, pass_id: int) -> None:
             # any task may (memory.pipeline._claim).
             pass
         raise self.retry(exc=exc, countdown=retry_countdown(self.request.retries)) from exc
+
+
+@shared_task(name="memory.sweep_passes", acks_late=True)
+def sweep_memory_passes_task() -> None:
+    """Celery beat, every minute: publish again the passes the broker lost (memory.sweep)."""
+    from memory.sweep import pass_sweep
+
+    pass_sweep()

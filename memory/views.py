@@ -4,9 +4,12 @@ JavaScript) and the memory JSON API the app uses. Guests and accounts alike; no 
 
 from __future__ import annotations
 
+from functools import wraps
+
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
@@ -81,9 +84,29 @@ def _api_error(*, title: object, message: object) -> JsonResponse:
     return JsonResponse({"error": {"title": str(title), "message": str(message)}}, status=503)
 
 
+def _json_methods(*methods: str):
+    """Like require_http_methods, but the refusal is JSON like every other API answer."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args, **kwargs):
+            if request.method in methods:
+                return view(request, *args, **kwargs)
+            response = JsonResponse({"error": {
+                "title": gettext("Method not allowed"),
+                "message": gettext("Use %(methods)s for this address.") % {"methods": ", ".join(methods)},
+            }}, status=405)
+            response["Allow"] = ", ".join(methods)
+            return response
+
+        return wrapper
+
+    return decorator
+
+
 @never_cache
 @ensure_csrf_cookie  # the app reads the token here before it may DELETE
-@require_http_methods(["GET", "DELETE"])
+@_json_methods("GET", "DELETE")
 @rate_limited({"GET": "memory_read", "DELETE": "memory_clear"}, fail_open=True)
 def memory_api(request: HttpRequest) -> JsonResponse:
     """GET the saved facts, or DELETE them all. Titles and messages in the request's language."""

@@ -184,8 +184,21 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # never handed to a second worker while the first still runs it.
 CELERY_TASK_TIME_LIMIT = envint("WHIZI_TASK_TIME_LIMIT", "300")
 CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT - 30
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# How long Redis holds a message a worker took but never acknowledged (the worker was
+# killed) before handing it to another worker. Kept far above the task time limit; the
+# fault tests and bench/kill_worker.py lower it for a worker they restart on purpose.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": envint("WHIZI_BROKER_VISIBILITY_TIMEOUT", "3600"),
+}
 CELERY_BEAT_SCHEDULE: dict = {
+    # Passes recorded with their message but never published (Redis was down, the web
+    # process died after the commit) or left running by a killed worker: publish them
+    # again (memory.sweep).
+    "sweep-memory-passes": {
+        "task": "memory.sweep_passes",
+        "schedule": 60.0,
+        "options": {"expires": 55},
+    },
     # Guests whose session has expired (SESSION_COOKIE_AGE since last seen) can never
     # be reached again; sweep them hourly with everything they own.
     "cleanup-abandoned-guests": {

@@ -8,3 +8,5 @@ urlpatterns = [
     path("", include("memory.urls")),
     path("", include("chat.urls")),
 ]
+
+handler400 = "whizi.views.bad_request"

@@ -7,6 +7,7 @@ and `scripted/…` (the test provider).
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
@@ -39,23 +40,45 @@ def litellm_module() -> Any:
     if _litellm_module is None:
         with _lock:
             if _litellm_module is None:
-                import litellm
-
-                from whizi.llm.offline import OfflineLLM
-                from whizi.llm.scripted import ScriptedLLM
-
-                litellm.telemetry = False
-                litellm.suppress_debug_info = True
-                litellm.custom_provider_map = [
-                    item
-                    for item in litellm.custom_provider_map
-                    if item["provider"] not in ("whizi", "scripted")
-                ] + [
-                    {"provider": "whizi", "custom_handler": OfflineLLM()},
-                    {"provider": "scripted", "custom_handler": ScriptedLLM()},
-                ]
-                _litellm_module = litellm
+                _litellm_module = _import_litellm()
     return _litellm_module
+
+
+def _import_litellm() -> Any:
+    """The import, undone if it is cut short.
+
+    An import interrupted halfway (a task's soft time limit lands during a worker's first
+    model call, a signal) leaves half-initialised modules in sys.modules, and every later
+    import in the process fails ("partially initialized module 'litellm'"): that worker
+    process could never call a model again. So everything the failed attempt added is
+    forgotten, and the next call imports afresh.
+    """
+    before = set(sys.modules)
+    try:
+        return _register_providers()
+    except BaseException:
+        for name in set(sys.modules) - before:
+            sys.modules.pop(name, None)
+        raise
+
+
+def _register_providers() -> Any:
+    import litellm
+
+    from whizi.llm.offline import OfflineLLM
+    from whizi.llm.scripted import ScriptedLLM
+
+    litellm.telemetry = False
+    litellm.suppress_debug_info = True
+    litellm.custom_provider_map = [
+        item
+        for item in litellm.custom_provider_map
+        if item["provider"] not in ("whizi", "scripted")
+    ] + [
+        {"provider": "whizi", "custom_handler": OfflineLLM()},
+        {"provider": "scripted", "custom_handler": ScriptedLLM()},
+    ]
+    return litellm
 
 
 def _translate_error(exc: Exception) -> ModelError:

@@ -1,0 +1,92 @@
+"""Every model call and every task ends well before the broker would hand its message to
+a second worker (the visibility timeout), so a slow pass is never run twice at once, and
+a delayed retry is never mistaken for a lost one.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from memory.pipeline import MAX_CONFLICT_ROUNDS
+from memory.tasks import RETRY_MAX_SECONDS, run_memory_pass_task, sweep_memory_passes_task
+from whizi import llm
+
+ROOT = Path(__file__).resolve().parents[2]
+VISIBILITY = settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
+
+
+def test_the_production_figures():
+    assert (settings.CELERY_TASK_TIME_LIMIT, settings.CELERY_TASK_SOFT_TIME_LIMIT, VISIBILITY) == (
+        300, 270, 3600)
+    assert (settings.WHIZI_MEMORY_MODEL_TIMEOUT, settings.WHIZI_CHAT_TIMEOUT) == (120, 60)
+
+
+def test_a_task_is_stopped_long_before_the_visibility_timeout():
+    assert settings.CELERY_TASK_SOFT_TIME_LIMIT < settings.CELERY_TASK_TIME_LIMIT < VISIBILITY
+
+
+def test_a_pass_can_call_the_model_twice_within_the_soft_time_limit():
+    # Rewrite plus compaction; a conflict round starts only if both still fit
+    # (memory.pipeline._time_for_another_round).
+    assert 2 * settings.WHIZI_MEMORY_MODEL_TIMEOUT < settings.CELERY_TASK_SOFT_TIME_LIMIT
+    assert MAX_CONFLICT_ROUNDS >= 1
+
+
+def test_a_delayed_retry_is_due_long_before_the_visibility_timeout():
+    # A worker holds a retry's message unacknowledged until it is due; were the wait longer
+    # than the visibility timeout, the broker would hand it to another worker early.
+    assert settings.CELERY_TASK_TIME_LIMIT + RETRY_MAX_SECONDS * 1.25 < VISIBILITY
+
+
+def test_chat_calls_end_before_any_task_would_be_redelivered():
+    assert 0 < settings.WHIZI_MEMORY_READ_TIMEOUT < settings.WHIZI_CHAT_TIMEOUT < VISIBILITY
+
+
+def test_tasks_are_acknowledged_after_they_run_and_requeued_when_their_worker_dies():
+    assert settings.CELERY_TASK_ACKS_LATE and settings.CELERY_TASK_REJECT_ON_WORKER_LOST
+    assert run_memory_pass_task.acks_late is True
+    assert settings.CELERY_WORKER_PREFETCH_MULTIPLIER == 1
+
+
+@pytest.mark.parametrize("task", [run_memory_pass_task, sweep_memory_passes_task])
+def test_every_published_task_carries_the_configured_time_limits(task):
+    # The publisher writes its limits into the message and the worker enforces those, so
+    # the web process and the worker must read the same settings (they do: one module).
+    assert (task.time_limit, task.soft_time_limit) == (
+        settings.CELERY_TASK_TIME_LIMIT, settings.CELERY_TASK_SOFT_TIME_LIMIT)
+
+
+@pytest.mark.parametrize("call", [llm.complete, llm.stream, llm.astream])
+def test_every_model_call_must_name_its_timeout(call):
+    timeout = inspect.signature(call).parameters["timeout"]
+    assert timeout.kind is inspect.Parameter.KEYWORD_ONLY
+    assert timeout.default is inspect.Parameter.empty
+
+
+def test_no_code_calls_litellm_except_through_whizi_llm():
+    direct = re.compile(r"\blitellm\.a?completion\(|\bfrom litellm import .*\ba?completion\b")
+    offenders = []
+    for path in ROOT.glob("*/**/*.py"):
+        relative = path.relative_to(ROOT)
+        if relative.parts[0] in {".venv", "tests", "bench", "var"} or relative.parts[:2] == ("whizi", "llm"):
+            continue
+        if direct.search(path.read_text(errors="replace")):
+            offenders.append(str(relative))
+    assert offenders == []
+
+
+def test_a_memory_model_timeout_that_would_outlast_the_task_is_refused_at_start_up():
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WHIZI_")}
+    env.update(DJANGO_SETTINGS_MODULE="whizi.settings", WHIZI_MEMORY_MODEL_TIMEOUT="200")
+    result = subprocess.run([sys.executable, "-c", "import django; django.setup()"], cwd=ROOT,
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode != 0
+    assert "WHIZI_MEMORY_MODEL_TIMEOUT must be under half the task time limit" in result.stderr
