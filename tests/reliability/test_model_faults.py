@@ -132,4 +132,4 @@ def test_a_model_call_cut_short_while_litellm_is_first_imported_leaves_the_proce
     assert result.returncode == 0, result.stderr[-2000:]
     lines = result.stdout.strip().splitlines()
     assert "cut" in lines  # the import really was interrupted at least once
-    assert lines[-1] == OFFLINE_NOTICE
+    assert OFFLINE_NOTICE in lines[-1]

@@ -156,6 +156,6 @@ def test_rate_limits_let_chat_through_when_redis_cannot_count(user, settings, pr
                                       "csrfmiddlewaretoken": client.cookies["csrftoken"].value})
 
     assert [r.status_code for r in replies] == [200, 200, 200]
-    assert replies[0].json()["reply"] == OFFLINE_NOTICE
+    assert OFFLINE_NOTICE in replies[0].json()["reply"]
     assert form.status_code == 302
     assert Message.objects.filter(conversation__user=user).count() == 8
