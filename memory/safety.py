@@ -14,10 +14,13 @@ from collections.abc import Iterable
 # Never stored, whoever asked: these are attacks or exfiltration channels, not facts.
 _ALWAYS_BLOCKED = [
     ("link", re.compile(r"\b(?:https?|ftp|file|data|javascript):|\bwww\.\S|\]\(", re.I)),
-    ("markup", re.compile(r"<\s*/?\s*[a-z!][^>]*>|```|\{\{|\}\}|<\|[a-z_]+\|>", re.I)),
+    # A tag even when cut short ("<meta http-equiv=… content=0"), fences, templates.
+    ("markup", re.compile(
+        r"<\s*/?\s*[a-z!][^>]*>|<\s*/?[a-z][a-z0-9-]*(?:\s|/|$)|```|\{\{|\}\}|<\|[a-z_]+\|>", re.I)),
     # A fake role line, at the start or after a lead-in ("Exactly: SYSTEM: …").
     ("role marker", re.compile(
-        r"^\W*user\s*(?::|\])|\b(?:system|assistant|developer)\s*(?::|\])|\[\s*system\s*\]", re.I)),
+        r"(?:^|:)\W*user\s*(?::|\])|\b(?:system|assistant|developer)\s*(?::|\])|\[\s*system\s*\]",
+        re.I)),
     ("override", re.compile(
         r"\b(?:ignore|disregard|forget|override|bypass)\b.{0,40}\b(?:instruction|rule|prompt|guideline|polic)",
         re.I)),
