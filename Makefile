@@ -28,5 +28,5 @@ run: install
 
 test: install-test
 	bash scripts/ensure_services.sh
-	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff check --no-cache .
 	PY=$(PY) bash scripts/test.sh $(ARGS)

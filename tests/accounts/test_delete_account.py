@@ -5,7 +5,6 @@ Personas: the user whose account is deleted; the other user, whose data must sur
 untouched (including a cache entry whose key shares a prefix with the user's).
 """
 
-import importlib.util
 from io import StringIO
 
 import pytest
@@ -115,9 +114,6 @@ def test_a_pass_still_queued_for_the_account_is_gone_with_it(doomed):
     assert not MemoryPass.objects.filter(pk=queued.pk).exists()
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("memory.pipeline") is None, reason="memory.pipeline is not in this tree"
-)
 def test_running_a_pass_queued_before_deletion_recreates_nothing(doomed):
     from memory.pipeline import pass_run
 

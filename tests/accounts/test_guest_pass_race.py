@@ -1,17 +1,12 @@
 """A pass queued or running for a guest when they sign up lands on the account: it
 never writes to a guest that no longer exists, and what it extracted is not lost."""
 
-import importlib.util
-
 import pytest
 from django.test import Client
 
 from accounts.owner import Owner
 from memory.models import Memory, MemoryPass
 from tests.accounts.helpers import give_history, give_memory, guest_of, log_in, make_user, sign_up
-
-HAS_PIPELINE = importlib.util.find_spec("memory.pipeline") is not None
-needs_pipeline = pytest.mark.skipif(not HAS_PIPELINE, reason="memory.pipeline is not in this tree")
 
 
 @pytest.mark.django_db
@@ -34,11 +29,9 @@ def test_a_pass_running_for_the_guest_at_signup_now_belongs_to_the_account(guest
     assert Owner.of(running) == Owner(user_id=user.pk)
 
 
-@needs_pipeline
 @pytest.mark.django_db
 def test_a_pass_queued_for_the_guest_runs_for_the_account_after_signup(guest_browser, settings):
     from memory.pipeline import pass_run
-
     from whizi.llm.scripted import Script
 
     settings.WHIZI_MEMORY_MODEL = "scripted/memory"
@@ -53,7 +46,6 @@ def test_a_pass_queued_for_the_guest_runs_for_the_account_after_signup(guest_bro
     assert not Memory.objects.filter(guest__isnull=False).exists()
 
 
-@needs_pipeline
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
 def test_a_guest_pass_waiting_on_the_model_during_signup_lands_on_the_account(celery_worker, wait_for):
@@ -77,11 +69,9 @@ def test_a_guest_pass_waiting_on_the_model_during_signup_lands_on_the_account(ce
     assert not Memory.objects.filter(guest__isnull=False).exists()
 
 
-@needs_pipeline
 @pytest.mark.django_db
 def test_a_pass_for_a_merged_guest_with_an_account_memory_keeps_both(guest_browser, settings):
     from memory.pipeline import pass_run
-
     from whizi.llm.scripted import Script
 
     settings.WHIZI_MEMORY_MODEL = "scripted/memory"
