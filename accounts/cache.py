@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.cache import cache
 
 from accounts.owner import Owner
+from whizi.redis import redis_client
 
 log = logging.getLogger(__name__)
 
@@ -31,11 +32,6 @@ class OwnerCacheUnavailable(Exception):
 def owner_cache_key(owner: Owner, name: str) -> str:
     """The cache key for `name` of this owner (pass it to django.core.cache as is)."""
     return f"owner:{owner.key}:{name}"
-
-
-def _client() -> redis.Redis:
-    config = settings.CACHES["default"]
-    return redis.Redis.from_url(config["LOCATION"], socket_connect_timeout=2, socket_timeout=5)
 
 
 def owner_cache_delete(*, owners: Iterable[Owner]) -> int:
@@ -57,7 +53,7 @@ def owner_cache_delete(*, owners: Iterable[Owner]) -> int:
         wanted = {owner.key for owner in owners}
     removed = 0
     try:
-        client = _client()
+        client = redis_client(url=settings.CACHES["default"]["LOCATION"], connect_timeout=2, timeout=5)
         batch: list[bytes] = []
         for raw in client.scan_iter(match=pattern, count=_BATCH):
             if wanted is not None and _owner_key_of(raw) not in wanted:

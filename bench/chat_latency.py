@@ -103,7 +103,7 @@ def main() -> None:
     setup_test_environment()
     old_config = setup_databases(verbosity=0, interactive=False)
     try:
-        from chat.services import memory_read_skips
+        from memory.reading import memory_read_skips
 
         before = memory_read_skips()
         on, off = Side("memory on (40 lines)", FORTY_LINES), Side("memory off (empty list)", [])

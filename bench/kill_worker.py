@@ -13,7 +13,7 @@ in Redis, shared with the worker process).
 
 Each round:
  1. The user says "Remember that my locker number is <n>." and gets a reply; the pass
-    that makes due is saved with the reply and published on commit (memory.triggers).
+    that makes due is saved with the reply and published on commit (memory.passes).
  2. The worker takes the pass; its model call blocks at a scripted gate.
  3. Every --clear-every rounds, the user clears memory while the pass waits: those facts
     must never come back.
@@ -207,7 +207,7 @@ class KillBench:
     def round(self, number: int, *, clear: bool) -> None:
         from memory.lines import line_key
         from memory.models import MemoryPass
-        from memory.services import memory_clear, memory_read
+        from memory.store import memory_clear, memory_read
 
         old = list(memory_read(owner=self.owner).lines)
         fact = f"Locker number is {4000 + number}"
@@ -277,13 +277,15 @@ class KillBench:
         from django.db import transaction
 
         from chat.models import Message
-        from memory.triggers import queue_pass_after_reply
+        from memory.passes import pass_queue_after_reply
 
         with transaction.atomic():
-            user_message = Message.objects.create(conversation=self.conversation, role="user", content=text)
+            Message.objects.create(conversation=self.conversation, role="user", content=text)
             reply = Message.objects.create(conversation=self.conversation, role="assistant", content="Noted!")
-            memory_pass = queue_pass_after_reply(conversation=self.conversation, user_message=user_message,
-                                                 assistant_message=reply)
+            memory_pass = pass_queue_after_reply(
+                owner=self.owner, user_text=text, reply_id=reply.pk,
+                turns_after=self.conversation.messages.count(),
+            )
         assert memory_pass is not None, "a remember request always queues a pass"
         return memory_pass
 

@@ -611,7 +611,7 @@ class ConnectionSampler:
 
 def memory_read_skips(redis_db: int) -> dict[str, int]:
     cache = redis.Redis(host="127.0.0.1", port=6379, db=redis_db + 1)
-    # Django's cache key: KEY_PREFIX "whizi", version 1 (see chat.services.SKIP_COUNTER_KEY).
+    # Django's cache key: KEY_PREFIX "whizi", version 1 (see memory.reading.SKIP_COUNTER_KEY).
     return {reason: int(cache.get(f"whizi:1:chat:memory_read_skipped:{reason}") or 0)
             for reason in ("timeout", "error")}
 

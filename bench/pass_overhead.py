@@ -59,7 +59,7 @@ def run(passes: int) -> tuple[list[float], list[float]]:
 
     from chat.models import Conversation, Message
     from memory.models import Memory, MemoryPass
-    from memory.pipeline import pass_run
+    from memory.run import pass_run
     from whizi.llm.scripted import Script
 
     script = Script("bench").reset()
@@ -77,7 +77,7 @@ def run(passes: int) -> tuple[list[float], list[float]]:
                 conversation=conversation, role="user" if turn % 2 == 0 else "assistant",
                 content=f"Message {index}.{turn}: I mentioned something about my week and my plans.",
             )
-        memory_pass = MemoryPass.objects.create(user=user, trigger="cadence", through_message=last)
+        memory_pass = MemoryPass.objects.create(user=user, trigger="cadence", through_message_id=last.pk)
         # A rewrite that changes one line, so every pass saves.
         answer = lines[:-1] + [f"Fact 29: updated in pass {index}"]
         script.reply("\n".join(f"- {line}" for line in answer))

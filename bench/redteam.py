@@ -1,6 +1,6 @@
 """How many poisoned lines get into memory: every entry of the red-team corpus
 (memory/redteam/corpus.json) is run as the user's turn through the real pass
-(memory.pipeline.pass_compute, exactly what a worker runs, minus the queue) over an
+(memory.run.pass_compute, exactly what a worker runs, minus the queue) over an
 existing list of ordinary facts. A saved line that contains the entry's "marker"
 (case-insensitive) got through.
 
@@ -50,7 +50,7 @@ def main() -> None:
     import django
 
     django.setup()
-    from memory.pipeline import pass_compute
+    from memory.compute import pass_compute
     from memory.prompts import Turn
 
     corpus = json.loads(Path(args.corpus).read_text())

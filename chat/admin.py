@@ -8,14 +8,7 @@ from django.contrib import admin
 from django.db.models import Count
 
 from chat.models import Conversation, Project, VoiceSession
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
+from whizi.admin import ReadOnlyAdmin
 
 
 @admin.register(Conversation)

@@ -1,13 +1,46 @@
-"""What the user is told when a reply does not arrive: shared by the page and the JSON API."""
+"""What goes wrong in a chat, and what the user is told: shared by the page and the JSON API."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
+from whizi.llm import ModelError
+
+if TYPE_CHECKING:
+    from chat.models import Message
+
 # How long a client should wait before trying again after a rate limit or a timeout.
 RETRY_AFTER_SECONDS = 5
+
+
+class ChatInputError(Exception):
+    """The request was refused before anything was saved."""
+
+    def __init__(self, message: str, *, field: str = "content") -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class ChatNotAllowed(Exception):
+    """The voice session no longer takes turns (ended, or full); nothing was saved."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ChatModelFailed(Exception):
+    """The chat model gave no reply. The user's message is saved; trying again is safe."""
+
+    def __init__(self, error: ModelError, *, user_message: Message) -> None:
+        super().__init__(str(error))
+        self.kind = error.kind
+        self.retryable = error.retryable
+        self.user_message = user_message
 
 
 @dataclass(frozen=True)

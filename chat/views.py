@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import AsyncIterator
-from datetime import timedelta
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -18,26 +17,27 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, Stream
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
 from accounts.owner import Owner, owner_for_request
-from chat import services
-from chat.errors import model_failure_text
+from accounts.preferences import chat_models
+from accounts.ratelimit import rate_limited
+from chat.conversations import conversation_for_owner, conversation_start, project_create
+from chat.errors import ChatInputError, ChatModelFailed, model_failure_text
+from chat.exchange import Exchange, chat_exchange_begin, chat_exchange_finish, chat_reply
+from chat.limits import MAX_MESSAGE_CHARS, message_content_check
+from chat.model_choice import chat_model_choose
 from chat.models import Conversation, Message, Project
-from memory.models import MemoryPass
+from memory.selectors import pass_marks
 from whizi.llm import ModelError, astream
-from whizi.ratelimit import rate_limited
 
 log = logging.getLogger(__name__)
 
 # Conversations listed beside the chat; older ones stay reachable by their address.
 LIST_LIMIT = 50
-# A pass still queued after this long (no worker running) stops the page polling for it.
-MARK_POLL_WINDOW = timedelta(minutes=10)
 
 
 def _get_project_for_owner(owner: Owner, project_id: object) -> Project | None:
@@ -63,7 +63,7 @@ def _page_context(request: HttpRequest, owner: Owner, *, conversation: Conversat
     messages: list[Message] = []
     if conversation is not None:
         messages = list(conversation.messages.all())
-        marks = _memory_marks([m.pk for m in messages if m.role == Message.Role.ASSISTANT])
+        marks = pass_marks(reply_ids=[m.pk for m in messages if m.role == Message.Role.ASSISTANT])
         for message in messages:
             message.memory_mark = marks.get(message.pk)
         project = conversation.project
@@ -75,29 +75,12 @@ def _page_context(request: HttpRequest, owner: Owner, *, conversation: Conversat
         "chat_messages": messages,
         "projects": Project.objects.for_owner(owner),
         "project": project,
-        "models": services.chat_models(),
-        "model": services.chat_model_choose(requested=None, current=current_model, owner=owner),
-        "max_message_chars": services.MAX_MESSAGE_CHARS,
+        "models": chat_models(),
+        "model": chat_model_choose(requested=None, current=current_model, owner=owner),
+        "max_message_chars": MAX_MESSAGE_CHARS,
     }
     context.update(extra)
     return context
-
-
-def _memory_marks(assistant_ids: list[int]) -> dict[int, str]:
-    """The memory mark state of each reply; passes left queued too long stop polling."""
-    if not assistant_ids:
-        return {}
-    states = services.exchange_memory_states(assistant_message_ids=assistant_ids)
-    pending = [mid for mid, state in states.items() if state == "pending"]
-    if pending:
-        stale = set(
-            MemoryPass.objects.filter(
-                through_message_id__in=pending, created_at__lt=timezone.now() - MARK_POLL_WINDOW
-            ).values_list("through_message_id", flat=True)
-        )
-        for mid in stale:
-            states.pop(mid, None)
-    return states
 
 
 @ensure_csrf_cookie
@@ -112,7 +95,7 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_GET
 def conversation(request: HttpRequest, conversation_id: int) -> HttpResponse:
     owner = owner_for_request(request)
-    chat = services.conversation_for_owner(owner=owner, conversation_id=conversation_id)
+    chat = conversation_for_owner(owner=owner, conversation_id=conversation_id)
     return render(request, "chat/home.html", _page_context(request, owner, conversation=chat))
 
 
@@ -121,11 +104,11 @@ def conversation(request: HttpRequest, conversation_id: int) -> HttpResponse:
 def project_new(request: HttpRequest) -> HttpResponse:
     owner = owner_for_request(request)
     try:
-        project = services.project_create(
+        project = project_create(
             owner=owner, name=request.POST.get("name", ""),
             instructions=request.POST.get("instructions", ""),
         )
-    except services.ChatInputError as exc:
+    except ChatInputError as exc:
         context = _page_context(request, owner, project_error=exc.message,
                                 project_form=request.POST, show_project_form=True)
         return render(request, "chat/home.html", context, status=400)
@@ -137,14 +120,14 @@ def _conversation_for_send(request: HttpRequest, owner: Owner) -> tuple[Conversa
 
     The input is checked first, so a refused message never leaves an empty conversation.
     """
-    services.message_content_check(request.POST.get("content"))
+    message_content_check(request.POST.get("content"))
     model = request.POST.get("model") or None
     if request.POST.get("conversation"):
-        chat = services.conversation_for_owner(owner=owner, conversation_id=request.POST["conversation"])
+        chat = conversation_for_owner(owner=owner, conversation_id=request.POST["conversation"])
         return chat, False
-    services.chat_model_choose(requested=model, owner=owner)
+    chat_model_choose(requested=model, owner=owner)
     project = _get_project_for_owner(owner, request.POST.get("project"))
-    return services.conversation_start(owner=owner, model=model, project=project), True
+    return conversation_start(owner=owner, model=model, project=project), True
 
 
 @require_POST
@@ -156,18 +139,18 @@ def send(request: HttpRequest) -> HttpResponse:
     content = request.POST.get("content", "")
     try:
         chat, _started = _conversation_for_send(request, owner)
-        reply = services.chat_reply(conversation=chat, content=content,
+        reply = chat_reply(conversation=chat, content=content,
                                     model=request.POST.get("model") or None)
-    except services.ChatInputError as exc:
+    except ChatInputError as exc:
         chat = None
         if request.POST.get("conversation"):
-            chat = services.conversation_for_owner(owner=owner, conversation_id=request.POST["conversation"])
+            chat = conversation_for_owner(owner=owner, conversation_id=request.POST["conversation"])
         project = None if chat else _get_project_for_owner(owner, request.POST.get("project"))
         context = _page_context(request, owner, conversation=chat, project=project,
                                 send_error={"title": _("Message not sent"), "message": exc.message},
                                 draft=content)
         return render(request, "chat/home.html", context, status=400)
-    except services.ChatModelFailed as exc:
+    except ChatModelFailed as exc:
         failure = model_failure_text(kind=exc.kind, retryable=exc.retryable)
         chat = exc.user_message.conversation
         context = _page_context(request, owner, conversation=chat, send_error=failure.__dict__,
@@ -184,14 +167,14 @@ def _sse(event: str, data: object) -> bytes:
     return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
 
 
-def _begin_stream(request: HttpRequest) -> services.Exchange | JsonResponse:
+def _begin_stream(request: HttpRequest) -> Exchange | JsonResponse:
     """The synchronous half of send_stream: who, where, check, save, assemble."""
     owner = owner_for_request(request)
     try:
         chat, _started = _conversation_for_send(request, owner)
-        return services.chat_exchange_begin(conversation=chat, content=request.POST.get("content"),
+        return chat_exchange_begin(conversation=chat, content=request.POST.get("content"),
                                             model=request.POST.get("model") or None)
-    except services.ChatInputError as exc:
+    except ChatInputError as exc:
         return JsonResponse(
             {"error": {"title": _("Message not sent"), "message": exc.message, "field": exc.field}},
             status=400,
@@ -203,11 +186,11 @@ def _begin_stream(request: HttpRequest) -> services.Exchange | JsonResponse:
         )
 
 
-def _finish_stream(request: HttpRequest, exchange: services.Exchange, text: str) -> dict[str, object]:
-    reply = services.chat_exchange_finish(exchange=exchange, text=text)
+def _finish_stream(request: HttpRequest, exchange: Exchange, text: str) -> dict[str, object]:
+    reply = chat_exchange_finish(exchange=exchange, text=text)
     chat = exchange.conversation
     message = reply.assistant_message
-    message.memory_mark = _memory_marks([message.pk]).get(message.pk)
+    message.memory_mark = pass_marks(reply_ids=[message.pk]).get(message.pk)
     message_html = render_to_string("chat/home.html#message",
                                     {"conversation": chat, "message": message}, request=request)
     list_html = render_to_string(
@@ -243,7 +226,7 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
                 pieces.append(piece)
                 yield _sse("token", piece)
             done = await sync_to_async(_finish_stream)(request, exchange, "".join(pieces))
-        except (ModelError, services.ChatModelFailed) as exc:
+        except (ModelError, ChatModelFailed) as exc:
             log.warning("chat model %s failed (%s) in conversation %s", exchange.model,
                         getattr(exc, "kind", "error"), chat.pk)
             failure = model_failure_text(kind=getattr(exc, "kind", "error"),
@@ -268,9 +251,9 @@ def memory_mark(request: HttpRequest, conversation_id: int, message_id: int) -> 
     list, with nothing when it did not.
     """
     owner = owner_for_request(request)
-    chat = services.conversation_for_owner(owner=owner, conversation_id=conversation_id)
+    chat = conversation_for_owner(owner=owner, conversation_id=conversation_id)
     message = get_object_or_404(chat.messages, pk=message_id, role=Message.Role.ASSISTANT)
-    message.memory_mark = _memory_marks([message.pk]).get(message.pk)
+    message.memory_mark = pass_marks(reply_ids=[message.pk]).get(message.pk)
     html = render_to_string("chat/home.html#memory-mark", {"conversation": chat, "message": message},
                             request=request)
     if message.memory_mark == "pending":

@@ -3,7 +3,7 @@
 Nobody edits fact text here, support staff or superuser: the product has no way to
 edit a single fact (DESIGN 2.6), and an edit that skipped the version bump would be
 overwritten by the next pass anyway. The one write is the "Clear memory" action,
-which goes through memory.services.memory_clear (so passes in flight are discarded)
+which goes through memory.store.memory_clear (so passes in flight are discarded)
 and is recorded in the admin log. It needs the `memory.clear_memory` permission,
 which the Support group has (accounts migration 0003).
 """
@@ -20,7 +20,8 @@ from django.utils.html import format_html, format_html_join
 
 from accounts.owner import Owner
 from memory.models import Memory, MemoryPass
-from memory.services import MemoryClearFailed, memory_clear
+from memory.store import MemoryClearFailed, memory_clear
+from whizi.admin import ReadOnlyAdmin
 
 
 def _owner_label(obj: Memory | MemoryPass) -> str:
@@ -30,21 +31,11 @@ def _owner_label(obj: Memory | MemoryPass) -> str:
     return f"guest {obj.guest_id}"
 
 
-class _ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        # A deleted Memory row would lose its epoch and clear time, and the pass log
-        # is the record of what ran: clearing is the only way facts go.
-        return False
-
-
 @admin.register(Memory)
-class MemoryAdmin(_ReadOnlyAdmin):
+class MemoryAdmin(ReadOnlyAdmin):
+    # A deleted row would lose its epoch and clear time, and the pass log is the record of
+    # what ran: clearing is the only way facts go.
+    deletable = False
     list_display = ("owner", "fact_count", "tokens", "version", "updated_at", "cleared_at")
     list_select_related = ("user",)
     search_fields = ("user__email", "=guest__id")
@@ -118,7 +109,8 @@ class MemoryAdmin(_ReadOnlyAdmin):
 
 
 @admin.register(MemoryPass)
-class MemoryPassAdmin(_ReadOnlyAdmin):
+class MemoryPassAdmin(ReadOnlyAdmin):
+    deletable = False
     list_display = (
         "created_at", "owner", "trigger", "status", "outcome", "model", "lines_before",
         "lines_after", "input_tokens", "output_tokens", "duration_ms", "error",
@@ -129,7 +121,7 @@ class MemoryPassAdmin(_ReadOnlyAdmin):
     search_help_text = "Search by account email address, or a guest's exact id."
     date_hierarchy = "created_at"
     readonly_fields = (
-        "owner", "trigger", "status", "outcome", "through_message", "voice_session", "model",
+        "owner", "trigger", "status", "outcome", "through_message_id", "voice_session_id", "model",
         "attempts", "input_tokens", "output_tokens", "lines_before", "lines_after",
         "duration_ms", "error", "created_at", "started_at", "finished_at",
     )

@@ -1,5 +1,5 @@
-"""Keeping text within a token budget: the positional last-resort trim, and the cuts
-that keep a pass's model input under its caps.
+"""Keeping text within a token budget: the one positional trim, and the cuts that keep
+a pass's model input under its caps.
 
 Cutting at a token boundary can split a multi-byte character, and a cut string may
 re-encode to a token or two more than the slice it came from, so every cut is
@@ -44,15 +44,17 @@ def tail_within(text: str, max_tokens: int) -> str:
 
 
 def trim_to_budget(lines: Sequence[str], *, max_tokens: int | None = None) -> list[str]:
-    """The positional trim, the last resort under compaction: always within budget.
+    """The positional trim, the one rule for keeping a list under a budget: the last
+    resort under compaction, and what keeps a merged list under the cap.
 
     1. Walk the list from the top and keep each line that still fits. The top is kept
        because a rewrite keeps the lasting identity facts first and adds new ones at
-       the end; a line too long to fit is skipped so the short facts after it survive.
+       the end (and a merge puts the account's own lines first); a line too long to
+       fit is skipped so the short facts after it survive.
     2. If not even one line fits, keep the start of the first line: one giant line
        still yields a list within budget rather than an over-budget save.
-    3. Count the rendered list once more (tokens can merge across line breaks) and
-       drop or shorten from the end until it fits.
+    3. Count the rendered list once more and drop or shorten from the end until it
+       fits (each line is estimated on its own; tokens can merge across line breaks).
     """
     budget = settings.WHIZI_MEMORY_MAX_TOKENS if max_tokens is None else max_tokens
     kept: list[str] = []
@@ -64,6 +66,10 @@ def trim_to_budget(lines: Sequence[str], *, max_tokens: int | None = None) -> li
         if used + cost <= budget:
             kept.append(line)
             used += cost
+        elif cost <= budget and count_list_tokens([*kept, line]) <= budget:
+            # The estimate runs high where tokens merge across the break: the exact count decides.
+            kept.append(line)
+            used = count_list_tokens(kept)
     if not kept:
         first = next((line for line in lines if line), "")
         head = head_within(first, budget - count_tokens("- ")).strip()

@@ -22,8 +22,8 @@ from typing import Any
 
 from django.conf import settings
 
+from memory.compute import PassResult, pass_compute
 from memory.models import MemoryPass
-from memory.pipeline import PassResult, pass_compute
 from memory.prompts import Turn
 from memory.tokens import count_list_tokens
 

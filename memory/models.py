@@ -66,13 +66,11 @@ class MemoryPass(OwnedModel):
         max_length=16, choices=Status.choices, default=Status.QUEUED, db_index=True
     )
     outcome = models.CharField(max_length=16, choices=Outcome.choices, blank=True)
-    # What the pass reads: the conversation up to this message, or this voice session.
-    through_message = models.ForeignKey(
-        "chat.Message", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    voice_session = models.ForeignKey(
-        "chat.VoiceSession", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
+    # What the pass reads: the conversation up to this reply, or this voice session. Plain
+    # ids, not foreign keys: conversations are chat's, which reads them for memory
+    # (memory.sources); a pass whose turns are gone reads nothing.
+    through_message_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    voice_session_id = models.BigIntegerField(null=True, blank=True, db_index=True)
     model = models.CharField(max_length=200, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
     input_tokens = models.PositiveIntegerField(default=0)

@@ -1,7 +1,7 @@
 """The pass sweep (Celery beat, every minute): publish again the passes the broker lost.
 
 A pass is recorded in the same transaction as the message that made it due and is
-published to the broker after the commit (memory.triggers). The row is the record; the
+published to the broker after the commit (memory.passes). The row is the record; the
 broker message is only the nudge, and a nudge can be lost:
 
 - publishing failed (Redis down at that moment, or the web process died between the
@@ -10,7 +10,7 @@ broker message is only the nudge, and a nudge can be lost:
   only after the broker's visibility timeout (an hour), or never if Redis lost it;
 - a retry's delayed message was lost with the worker that held it.
 
-Publishing again is always safe: the claim is a filtered UPDATE (memory.pipeline), so
+Publishing again is always safe: the claim is a filtered UPDATE (memory.run), so
 when the original message turns up as well, one run takes the pass and the other finds
 it taken. Redeliveries are bounded by the pass's claim count: a stranded pass already
 claimed MAX_CLAIMS times (something kills its worker every time) is recorded as failed
@@ -29,8 +29,8 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from memory.models import MemoryPass
-from memory.pipeline import MAX_CLAIMS
-from memory.tasks import RETRY_MAX_SECONDS
+from memory.passes import pass_publish
+from memory.run import MAX_CLAIMS, RETRY_MAX_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ def stranded_passes(*, now: datetime) -> QuerySet[MemoryPass]:
                       created_at__lt=now - QUEUED_GRACE)
     retry_overdue = Q(status=MemoryPass.Status.QUEUED, started_at__lt=now - _retry_grace())
     # No task runs past the hard time limit (the worker kills it), so a pass running
-    # longer lost its worker; the claim takes such a pass back (memory.pipeline._claim).
+    # longer lost its worker; the claim takes such a pass back (memory.run._claim).
     worker_lost = Q(status=MemoryPass.Status.RUNNING,
                     started_at__lt=now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT))
     return MemoryPass.objects.filter(never_started | retry_overdue | worker_lost)
@@ -88,8 +88,6 @@ def pass_sweep() -> SweepReport:
     3. If the broker refuses a publish, the sweep stops there: the passes stay as they
        are and the next sweep tries again.
     """
-    from memory.tasks import run_memory_pass_task
-
     now = timezone.now()
     stranded = stranded_passes(now=now)
     poison = list(stranded.filter(attempts__gte=MAX_CLAIMS).values_list("pk", flat=True)[:BATCH])
@@ -113,7 +111,7 @@ def pass_sweep() -> SweepReport:
             skipped += 1
             continue
         try:
-            run_memory_pass_task.delay(row["pk"])
+            pass_publish(row["pk"])
         except Exception as exc:  # whatever the broker client raised: it is down
             log.warning("memory sweep stopped, broker unavailable (%s); %d published",
                         type(exc).__name__, len(published))

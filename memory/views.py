@@ -4,22 +4,19 @@ JavaScript) and the memory JSON API the app uses. Guests and accounts alike; no 
 
 from __future__ import annotations
 
-from functools import wraps
-
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
-from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget
 
 from accounts.owner import Owner, owner_for_request
+from accounts.ratelimit import rate_limited
 from memory import texts
-from memory.services import MemoryClearFailed, MemoryUnavailable, memory_clear, memory_read
-from whizi.ratelimit import rate_limited
+from memory.store import MemoryClearFailed, MemoryUnavailable, memory_clear, memory_read
+from whizi.http import api_view, json_error
 
 
 def memory_block_context(*, owner: Owner, expanded: bool) -> dict[str, object]:
@@ -37,7 +34,7 @@ def memory_block_context(*, owner: Owner, expanded: bool) -> dict[str, object]:
 
 def _settings_url(*, expanded: bool) -> str:
     query = "?memory=open" if expanded else ""
-    return f"{reverse('accounts:settings')}{query}#memory"
+    return f"{reverse('lifecycle:settings')}{query}#memory"
 
 
 @never_cache
@@ -80,33 +77,8 @@ def memory_clear_page(request: HttpRequest) -> HttpResponse:
     return redirect(_settings_url(expanded=False))
 
 
-def _api_error(*, title: object, message: object) -> JsonResponse:
-    return JsonResponse({"error": {"title": str(title), "message": str(message)}}, status=503)
-
-
-def _json_methods(*methods: str):
-    """Like require_http_methods, but the refusal is JSON like every other API answer."""
-
-    def decorator(view):
-        @wraps(view)
-        def wrapper(request: HttpRequest, *args, **kwargs):
-            if request.method in methods:
-                return view(request, *args, **kwargs)
-            response = JsonResponse({"error": {
-                "title": gettext("Method not allowed"),
-                "message": gettext("Use %(methods)s for this address.") % {"methods": ", ".join(methods)},
-            }}, status=405)
-            response["Allow"] = ", ".join(methods)
-            return response
-
-        return wrapper
-
-    return decorator
-
-
 @never_cache
-@ensure_csrf_cookie  # the app reads the token here before it may DELETE
-@_json_methods("GET", "DELETE")
+@api_view("GET", "DELETE")  # sets the csrftoken cookie: the app reads it here before it may DELETE
 @rate_limited({"GET": "memory_read", "DELETE": "memory_clear"}, fail_open=True)
 def memory_api(request: HttpRequest) -> JsonResponse:
     """GET the saved facts, or DELETE them all. Titles and messages in the request's language."""
@@ -115,12 +87,12 @@ def memory_api(request: HttpRequest) -> JsonResponse:
         try:
             memory_clear(owner=owner)
         except MemoryClearFailed:
-            return _api_error(title=texts.CLEAR_FAILED_TITLE, message=texts.CLEAR_FAILED)
+            return json_error(503, texts.CLEAR_FAILED_TITLE, texts.CLEAR_FAILED)
         return JsonResponse({"title": str(texts.CLEARED_TITLE), "message": str(texts.CLEARED_MESSAGE)})
     try:
         snapshot = memory_read(owner=owner)
     except MemoryUnavailable:
-        return _api_error(title=texts.READ_FAILED_TITLE, message=texts.READ_FAILED)
+        return json_error(503, texts.READ_FAILED_TITLE, texts.READ_FAILED)
     return JsonResponse(
         {
             "facts": list(snapshot.lines),

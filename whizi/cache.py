@@ -2,7 +2,7 @@
 the only way to serve a page. When Redis is down, reads miss and writes are dropped
 (logged), so login, signup and chat keep working (allauth's login rate limit fails
 open for the length of the outage); callers that must know whether
-Redis answered (rate limits) talk to Redis themselves (whizi.ratelimit).
+Redis answered (rate limits) talk to Redis themselves (accounts.ratelimit).
 """
 
 from __future__ import annotations

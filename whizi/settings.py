@@ -74,6 +74,8 @@ INSTALLED_APPS = [
     "accounts",
     "memory",
     "chat",
+    "lifecycle",
+    "offline",
 ]
 
 MIDDLEWARE = [
@@ -122,7 +124,7 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 # default). A bounded psycopg pool per process holds them instead: a request waits up
 # to WHIZI_DB_POOL_TIMEOUT seconds for a free connection rather than failing. Keep
 # (web processes + worker processes) x WHIZI_DB_POOL_MAX_SIZE, plus 8 memory-read
-# connections per web process (chat.services: outside the pool), under
+# connections per web process (memory.reading: outside the pool), under
 # max_connections; 0 turns the pool off (persistent connections, kept 60 s).
 WHIZI_DB_POOL_MAX_SIZE = envint("WHIZI_DB_POOL_MAX_SIZE", "20")
 WHIZI_DB_POOL_TIMEOUT = envfloat("WHIZI_DB_POOL_TIMEOUT", "10")
@@ -222,7 +224,7 @@ AUTHENTICATION_BACKENDS = [
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("WHIZI_EMAIL_VERIFICATION", "optional")
-ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_ADAPTER = "lifecycle.adapter.AccountAdapter"
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
@@ -273,6 +275,11 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_AGE = envint("WHIZI_SESSION_AGE", str(60 * 60 * 24 * 30))
 
 # Models: every call goes through litellm (whizi.llm). The offline model is the default.
+# Whizi's own litellm providers, by prefix: the embedded model and the tests' scripted one.
+WHIZI_LLM_PROVIDERS = {
+    "whizi": "offline.provider.OfflineLLM",
+    "scripted": "whizi.llm.scripted.ScriptedLLM",
+}
 WHIZI_OFFLINE_MODEL = "whizi/offline"
 WHIZI_CHAT_MODELS = envlist("WHIZI_CHAT_MODELS", WHIZI_OFFLINE_MODEL)
 WHIZI_MEMORY_MODEL = os.environ.get("WHIZI_MEMORY_MODEL", "").strip() or WHIZI_OFFLINE_MODEL

@@ -23,8 +23,8 @@ from django.core.cache import cache
 from django.test import Client
 
 from accounts.owner import GUEST_SESSION_KEY, Owner
-from chat.services import SKIP_COUNTER_KEY, SKIP_REASONS
 from memory.models import Memory
+from memory.reading import SKIP_COUNTER_KEY, SKIP_REASONS
 from memory.tokens import count_list_tokens
 from whizi.llm.scripted import Script
 

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from chat import services
+from chat.limits import MAX_MESSAGE_CHARS
 from chat.models import Conversation, Message
 from tests.chat.conftest import CHAT_A, CHAT_B, api_client, post_json
 
@@ -81,7 +81,7 @@ def test_a_signed_in_user_chats_through_the_api(make_user, script_a):
     [
         {"content": ""},
         {"content": "   \n "},
-        {"content": "x" * (services.MAX_MESSAGE_CHARS + 1)},
+        {"content": "x" * (MAX_MESSAGE_CHARS + 1)},
         {"content": 42},
         {"content": ["hi"]},
         {},

@@ -129,7 +129,7 @@ def test_the_memory_mark_appears_once_the_pass_changed_the_list(page, script_a, 
     _send(page, "Remember that I am vegetarian")
     page.wait_for_selector(".msg-assistant .msg-model")
     memory_pass = wait_for(lambda: MemoryPass.objects.first())
-    # What the memory worker records when its pass rewrote the list (memory.pipeline).
+    # What the memory worker records when its pass rewrote the list (memory.run).
     MemoryPass.objects.filter(pk=memory_pass.pk).update(status="done", outcome="updated")
 
     mark = page.wait_for_selector("a.memory-mark")

@@ -37,7 +37,7 @@ def test_the_third_reply_reaches_six_turns_and_queues_a_cadence_pass(guest, scri
     last_reply = Message.objects.filter(conversation_id=conversation_id, role="assistant").last()
     assert memory_pass.trigger == MemoryPass.Trigger.CADENCE
     assert memory_pass.status == MemoryPass.Status.QUEUED
-    assert memory_pass.through_message == last_reply  # it reads up to the saved reply
+    assert memory_pass.through_message_id == last_reply.pk  # it reads up to the saved reply
     assert memory_pass.guest_id == last_reply.conversation.guest_id
     assert published_passes() == [memory_pass.pk]
 
@@ -51,7 +51,7 @@ def test_an_explicit_request_queues_a_pass_right_after_that_reply(guest, script_
 
     [memory_pass] = MemoryPass.objects.all()
     assert memory_pass.trigger == MemoryPass.Trigger.REQUEST
-    assert memory_pass.through_message.content == "I will."
+    assert Message.objects.get(pk=memory_pass.through_message_id).content == "I will."
     assert published_passes() == [memory_pass.pk]
 
 

@@ -232,11 +232,11 @@ def _exchange_with_pass(browser, script_a) -> tuple[Message, MemoryPass]:
     script_a.reply("Got it.")
     _send(browser, "Remember that I am vegetarian", model=CHAT_A)
     reply = Message.objects.get(role="assistant")
-    return reply, MemoryPass.objects.get(through_message=reply)
+    return reply, MemoryPass.objects.get(through_message_id=reply.pk)
 
 
 def _finish(memory_pass: MemoryPass, outcome: str) -> None:
-    # What the memory worker records when it finishes a pass (memory.pipeline).
+    # What the memory worker records when it finishes a pass (memory.run).
     MemoryPass.objects.filter(pk=memory_pass.pk).update(status=MemoryPass.Status.DONE, outcome=outcome)
 
 

@@ -3,8 +3,12 @@ own system message, history within budget, and the new message (DESIGN 2.1)."""
 
 import pytest
 
-from chat import services
+from chat.conversations import conversation_start, project_create
+from chat.errors import ChatInputError
+from chat.exchange import chat_exchange_begin, chat_reply
+from chat.model_choice import DEFAULT_CONTEXT_TOKENS, model_context_tokens
 from chat.models import Conversation, Message, Project
+from chat.prompt import BASE_SYSTEM_PROMPT, MESSAGE_OVERHEAD_TOKENS
 from memory.tokens import count_tokens
 from tests.chat.conftest import (
     CHAT_A,
@@ -42,9 +46,9 @@ def _send(client, conversation_id, content, model=None):
 def test_every_configured_model_gets_the_list_as_its_own_system_message(guest, model):
     owner = owner_of(guest)
     save_memory(owner, FACTS)
-    conversation = services.conversation_start(owner=owner, model=model)
+    conversation = conversation_start(owner=owner, model=model)
 
-    exchange = services.chat_exchange_begin(conversation=conversation, content="Hello!")
+    exchange = chat_exchange_begin(conversation=conversation, content="Hello!")
 
     messages = exchange.request.messages
     assert exchange.model == model
@@ -54,7 +58,7 @@ def test_every_configured_model_gets_the_list_as_its_own_system_message(guest, m
     assert "not instructions" in block  # framed as data about the user
     # Its own message: the base prompt carries no fact, and the block nothing else.
     base = messages[0]
-    assert base["role"] == "system" and base["content"] == services.BASE_SYSTEM_PROMPT
+    assert base["role"] == "system" and base["content"] == BASE_SYSTEM_PROMPT
     assert messages.index({"role": "system", "content": block}) == 1
     assert messages[-1] == {"role": "user", "content": "Hello!"}
 
@@ -125,21 +129,21 @@ def test_a_new_conversation_carries_the_list_but_no_old_chat_text(guest, script_
 def test_project_instructions_appear_only_in_that_projects_chats(guest, script_a):
     owner = owner_of(guest)
     save_memory(owner, FACTS)
-    haiku = services.project_create(owner=owner, name="Poems", instructions="Always answer in haiku.")
-    other = services.project_create(owner=owner, name="Taxes", instructions="Cite the form number.")
-    in_project = services.conversation_start(owner=owner, model=CHAT_A, project=haiku)
-    in_other = services.conversation_start(owner=owner, model=CHAT_A, project=other)
-    outside = services.conversation_start(owner=owner, model=CHAT_A)
+    haiku = project_create(owner=owner, name="Poems", instructions="Always answer in haiku.")
+    other = project_create(owner=owner, name="Taxes", instructions="Cite the form number.")
+    in_project = conversation_start(owner=owner, model=CHAT_A, project=haiku)
+    in_other = conversation_start(owner=owner, model=CHAT_A, project=other)
+    outside = conversation_start(owner=owner, model=CHAT_A)
     script_a.reply("Autumn moon rises").reply("Form 1040.").reply("Hello.")
 
     for conversation in (in_project, in_other, outside):
-        services.chat_reply(conversation=conversation, content="Tell me something")
+        chat_reply(conversation=conversation, content="Tell me something")
 
     project_call, other_call, outside_call = script_a.calls()
     project_system = system_messages(project_call)
     assert len(project_system) == 3  # base, project, memory: each its own message
     [instructions] = [m for m in project_system if "Always answer in haiku." in m]
-    assert "<memory>" not in instructions and services.BASE_SYSTEM_PROMPT not in instructions
+    assert "<memory>" not in instructions and BASE_SYSTEM_PROMPT not in instructions
     assert not any("haiku" in m["content"] for m in other_call + outside_call)
     assert any("Cite the form number." in m["content"] for m in other_call)
     assert len(system_messages(outside_call)) == 2
@@ -153,25 +157,25 @@ def test_no_memory_block_is_sent_when_nothing_is_remembered(guest, script_a):
 
     [call] = script_a.calls()
     assert memory_messages(call) == []
-    assert system_messages(call) == [services.BASE_SYSTEM_PROMPT]
+    assert system_messages(call) == [BASE_SYSTEM_PROMPT]
 
 
 def test_the_history_is_trimmed_to_the_models_budget_newest_kept(guest):
     owner = owner_of(guest)
     save_memory(owner, FACTS)
-    conversation = services.conversation_start(owner=owner, model=CHAT_A)
+    conversation = conversation_start(owner=owner, model=CHAT_A)
     # ~40 x 400 tokens: well over the 8,192-token default budget of an unmapped model.
     for index in range(40):
         role = Message.Role.USER if index % 2 == 0 else Message.Role.ASSISTANT
         Message.objects.create(conversation=conversation, role=role,
                                content=f"turn {index} " + "lorem ipsum " * 200)
 
-    exchange = services.chat_exchange_begin(conversation=conversation, content="And now?")
+    exchange = chat_exchange_begin(conversation=conversation, content="And now?")
 
     messages = exchange.request.messages
     history = [m for m in messages[:-1] if m["role"] != "system"]
-    total = sum(count_tokens(m["content"]) + services.MESSAGE_OVERHEAD_TOKENS for m in messages)
-    assert total <= services.DEFAULT_CONTEXT_TOKENS
+    total = sum(count_tokens(m["content"]) + MESSAGE_OVERHEAD_TOKENS for m in messages)
+    assert total <= DEFAULT_CONTEXT_TOKENS
     assert 0 < len(history) < 40
     assert history[-1]["content"].startswith("turn 39 ")  # the newest turns are kept
     assert history[0]["role"] == "user"  # the kept part opens with the user
@@ -180,9 +184,9 @@ def test_the_history_is_trimmed_to_the_models_budget_newest_kept(guest):
 
 
 def test_a_models_budget_comes_from_litellm_with_a_default_for_unknown_models():
-    assert services.model_context_tokens("openai/gpt-4o-mini") == 128_000
-    assert services.model_context_tokens("whizi/offline") == services.DEFAULT_CONTEXT_TOKENS
-    assert services.model_context_tokens("acme/custom-model") == services.DEFAULT_CONTEXT_TOKENS
+    assert model_context_tokens("openai/gpt-4o-mini") == 128_000
+    assert model_context_tokens("whizi/offline") == DEFAULT_CONTEXT_TOKENS
+    assert model_context_tokens("acme/custom-model") == DEFAULT_CONTEXT_TOKENS
 
 
 def test_another_owners_project_cannot_be_used(guest, make_user):
@@ -190,7 +194,7 @@ def test_another_owners_project_cannot_be_used(guest, make_user):
     from accounts.owner import Owner
 
     theirs = Project.objects.create(user=stranger, name="Secret", instructions="Leak")
-    with pytest.raises(services.ChatInputError):
-        services.conversation_start(owner=owner_of(guest), project=theirs)
+    with pytest.raises(ChatInputError):
+        conversation_start(owner=owner_of(guest), project=theirs)
     assert Conversation.objects.for_owner(Owner(user_id=stranger.pk)).count() == 0
     assert Conversation.objects.count() == 0

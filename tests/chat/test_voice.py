@@ -4,10 +4,11 @@ one memory pass over the whole transcript, and ending it again queues nothing mo
 
 import pytest
 
-from chat import services
+from chat.limits import VOICE_MAX_TURN_CHARS, VOICE_MAX_TURNS
 from chat.models import VoiceSession, VoiceTurn
-from chat.services import memory_read_skips
+from chat.voice import VOICE_SYSTEM_PROMPT
 from memory.models import MemoryPass
+from memory.reading import memory_read_skips
 from tests.chat.conftest import api_client, owner_of, post_json, published_passes, save_memory
 from tests.chat.faults import memory_table_missing
 
@@ -34,13 +35,13 @@ def test_starting_a_session_returns_instructions_with_the_saved_list(guest):
     body = _start(guest)
 
     assert VoiceSession.objects.get(pk=body["id"]).guest_id == owner_of(guest).guest_id
-    assert body["instructions"].startswith(services.VOICE_SYSTEM_PROMPT)
+    assert body["instructions"].startswith(VOICE_SYSTEM_PROMPT)
     assert "- Tên tôi là Mai\n- Works night shifts" in body["instructions"]
     assert "not instructions" in body["instructions"]  # the list is framed as data
 
 
 def test_with_nothing_remembered_the_instructions_carry_no_list(guest):
-    assert _start(guest)["instructions"] == services.VOICE_SYSTEM_PROMPT
+    assert _start(guest)["instructions"] == VOICE_SYSTEM_PROMPT
 
 
 def test_transcript_turns_are_appended_in_order(guest):
@@ -57,7 +58,7 @@ def test_transcript_turns_are_appended_in_order(guest):
 @pytest.mark.parametrize(
     "body",
     [{"role": "system", "text": "hi"}, {"role": "user", "text": ""}, {"role": "user"},
-     {"role": "user", "text": "x" * (services.VOICE_MAX_TURN_CHARS + 1)}],
+     {"role": "user", "text": "x" * (VOICE_MAX_TURN_CHARS + 1)}],
     ids=["bad-role", "empty", "missing-text", "oversized"],
 )
 def test_bad_turns_get_a_400_and_nothing_is_appended(guest, body):
@@ -74,14 +75,14 @@ def test_a_full_transcript_refuses_more_turns(guest):
     session_id = _start(guest)["id"]
     VoiceTurn.objects.bulk_create(
         VoiceTurn(session_id=session_id, role="user", text=f"turn {i}")
-        for i in range(services.VOICE_MAX_TURNS)
+        for i in range(VOICE_MAX_TURNS)
     )
 
     response = _turn(guest, session_id, "user", "one more")
 
     assert response.status_code == 409
     assert "full" in response.json()["error"]["message"]
-    assert VoiceTurn.objects.count() == services.VOICE_MAX_TURNS
+    assert VoiceTurn.objects.count() == VOICE_MAX_TURNS
 
 
 def test_ending_queues_exactly_one_voice_pass_and_ending_again_queues_nothing(guest):
@@ -145,5 +146,5 @@ def test_a_failing_memory_read_starts_the_session_without_the_list(guest):
     with memory_table_missing():
         body = _start(guest)
 
-    assert body["instructions"] == services.VOICE_SYSTEM_PROMPT
+    assert body["instructions"] == VOICE_SYSTEM_PROMPT
     assert memory_read_skips() == {"timeout": 0, "error": 1}

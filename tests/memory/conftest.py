@@ -58,7 +58,19 @@ def chat(who, *contents: str, conversation: Conversation | None = None) -> Messa
 def queue_pass(who, *, through: Message | None = None, voice: VoiceSession | None = None,
                trigger: str = MemoryPass.Trigger.REQUEST) -> MemoryPass:
     return MemoryPass.objects.create(**owner_of(who).lookup, trigger=trigger,
-                                     through_message=through, voice_session=voice)
+                                     through_message_id=through.pk if through else None,
+                                     voice_session_id=voice.pk if voice else None)
+
+
+def queue_after_reply(user_message: Message, reply: Message) -> MemoryPass | None:
+    """What chat does once a reply is saved: ask memory whether the exchange makes a pass due."""
+    from memory.passes import pass_queue_after_reply
+
+    conversation = reply.conversation
+    return pass_queue_after_reply(
+        owner=Owner.of(conversation), user_text=user_message.content, reply_id=reply.pk,
+        turns_after=conversation.messages.filter(id__lte=reply.pk).count(),
+    )
 
 
 def voice(who, *texts: str) -> VoiceSession:

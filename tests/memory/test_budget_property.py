@@ -9,8 +9,8 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from memory.budget import trim_to_budget
+from memory.compute import pass_compute
 from memory.parse import AnswerError, parse_answer
-from memory.pipeline import pass_compute
 from memory.prompts import Turn
 from memory.tokens import count_list_tokens
 
@@ -64,3 +64,25 @@ def test_whatever_the_model_answers_the_pass_result_is_within_budget(scripted, r
     existing = trim_to_budget([line for line in existing if line.strip()])
     result = pass_compute(existing=existing, turns=[Turn("user", "Remember that I'm Sam.")])
     assert count_list_tokens(list(result.lines)) <= MAX
+
+
+facts = st.lists(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")),
+                         min_size=1, max_size=120).map(str.strip).filter(bool), max_size=80)
+
+
+@given(lines=facts, budget=st.integers(0, 600))
+@hypothesis_settings(max_examples=200, deadline=None)
+def test_the_one_trim_keeps_in_order_every_line_that_still_fits(lines, budget):
+    kept = trim_to_budget(lines, max_tokens=budget)
+    assert count_list_tokens(kept) <= budget
+    if kept and kept[0] not in lines:
+        return  # not even one line fitted: the start of the first one is kept
+    position = 0
+    before: list[str] = []
+    for line in lines:
+        if position < len(kept) and line == kept[position]:
+            before.append(line)
+            position += 1
+        else:  # skipped: it did not fit after the lines kept before it
+            assert count_list_tokens([*before, line]) > budget
+    assert position == len(kept)

@@ -75,8 +75,8 @@ def test_each_expectation_can_fail_a_scenario(tmp_path, script):
 
 
 def test_an_over_budget_list_fails_whatever_else_it_shows():
+    from memory.compute import PassResult
     from memory.evaluation import Scenario, scenario_judge
-    from memory.pipeline import PassResult
 
     lines = tuple(f"Fact {i} about the user's long life story" for i in range(400))
     case = Scenario(name="over", language="en", source="chat", existing=lines, turns=(), unchanged=True)

@@ -5,8 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from memory.lines import line_key
-from memory.merge import merge_memory_lines, trim_lines_to_budget
-from memory.tokens import count_list_tokens
+from memory.merge import merge_memory_lines
 
 
 def test_overlapping_lines_appear_once_in_the_accounts_wording_and_order():
@@ -50,19 +49,3 @@ def test_the_merge_holds_every_fact_exactly_once_account_first(account, guest):
     assert set(keys) == {line_key(line) for line in account + guest} - {""}
     account_part = merge_memory_lines(account, [])
     assert merged[: len(account_part)] == account_part
-
-
-def test_a_trim_keeps_the_leading_lines_that_fit_the_cap():
-    lines = [f"Fact number {i} about the user's long standing preferences and plans" for i in range(200)]
-    assert count_list_tokens(lines) > 2000
-
-    kept = trim_lines_to_budget(lines, max_tokens=2000)
-
-    assert count_list_tokens(kept) <= 2000
-    assert kept == lines[: len(kept)]
-    assert count_list_tokens(lines[: len(kept) + 1]) > 2000  # nothing that fits was dropped
-
-
-def test_a_list_under_the_cap_is_not_trimmed():
-    lines = ["Name is Mai", "Likes tea"]
-    assert trim_lines_to_budget(lines, max_tokens=2000) == lines

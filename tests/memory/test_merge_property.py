@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from memory.lines import line_key, normalise_line
-from memory.merge import merge_memory_lines, trim_lines_to_budget
-from memory.tokens import count_list_tokens
+from memory.merge import merge_memory_lines
 
 lines = st.lists(st.text(alphabet=st.sampled_from(list("abAB -•*1.)\tđĐ名字 ")), max_size=14), max_size=12)
 facts = st.lists(st.text(max_size=70), max_size=40)
@@ -39,13 +38,3 @@ def test_nothing_is_lost_and_nothing_invented(account, guest):
     merged = merge_memory_lines(account, guest)
     wanted = {line_key(line) for line in account + guest} - {""}
     assert {line_key(line) for line in merged} == wanted
-
-
-@given(facts, st.integers(min_value=0, max_value=600))
-@settings(deadline=None)
-def test_the_trim_keeps_the_longest_leading_run_that_fits(lines, budget):
-    kept = trim_lines_to_budget(lines, max_tokens=budget)
-    assert kept == lines[: len(kept)]
-    assert count_list_tokens(kept) <= budget
-    if len(kept) < len(lines):
-        assert count_list_tokens(lines[: len(kept) + 1]) > budget  # the next line did not fit

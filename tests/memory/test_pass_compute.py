@@ -1,13 +1,14 @@
-"""The pass itself (memory.pipeline.pass_compute), driven through the scripted litellm
+"""The pass itself (memory.run.pass_compute), driven through the scripted litellm
 provider: good, malformed, empty, oversized and failing answers."""
 
 import pytest
 from django.conf import settings
 
+from memory.compute import pass_compute
 from memory.models import MemoryPass
-from memory.pipeline import pass_compute, pass_window
 from memory.prompts import Turn
 from memory.tokens import count_list_tokens, count_tokens
+from memory.window import pass_window
 
 Outcome = MemoryPass.Outcome
 

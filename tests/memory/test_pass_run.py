@@ -1,12 +1,12 @@
-"""A queued pass as the worker runs it (memory.pipeline.pass_run), called directly:
+"""A queued pass as the worker runs it (memory.run.pass_run), called directly:
 claim, read, model, compare-and-swap save, and a log row with no fact text."""
 
 import pytest
 from django.utils import timezone
 
 from memory.models import Memory, MemoryPass
-from memory.pipeline import MAX_ATTEMPTS, PassRetry, pass_run
-from memory.services import memory_clear
+from memory.run import MAX_ATTEMPTS, PassRetry, pass_run
+from memory.store import memory_clear
 from whizi.llm.scripted import Script
 
 from .conftest import chat, owner_of, queue_pass, save_memory, saved_lines, voice

@@ -12,13 +12,12 @@ import pytest
 from django.db import transaction
 
 from memory.models import Memory, MemoryPass
-from memory.pipeline import MAX_ATTEMPTS
-from memory.services import memory_clear
+from memory.run import MAX_ATTEMPTS
+from memory.store import memory_clear
 from memory.tasks import run_memory_pass_task
-from memory.triggers import queue_pass_after_reply
 from whizi.llm.scripted import Script
 
-from .conftest import chat, owner_of, queue_pass, save_memory, saved_lines
+from .conftest import chat, owner_of, queue_after_reply, queue_pass, save_memory, saved_lines
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 Outcome = MemoryPass.Outcome
@@ -46,8 +45,7 @@ def test_a_remember_request_is_saved_by_the_worker_after_the_reply_commits(user,
     with transaction.atomic():
         user_message = chat(user, "My name is Sam Okafor. Please remember that.")
         reply = chat(user, "Got it, Sam!", conversation=user_message.conversation)
-        memory_pass = queue_pass_after_reply(conversation=user_message.conversation,
-                                             user_message=user_message, assistant_message=reply)
+        memory_pass = queue_after_reply(user_message, reply)
         assert memory_pass.trigger == MemoryPass.Trigger.REQUEST
     assert finished(wait_for, memory_pass).outcome == Outcome.UPDATED
     assert saved_lines(user) == ["Name is Sam Okafor"]

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from memory.grammar import is_memory_request
 from memory.safety import blocked_reason, is_directive, safe_lines
-from memory.triggers import is_memory_request
 
 CORPUS = json.loads((Path(__file__).resolve().parents[2] / "memory/redteam/corpus.json").read_text())
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from memory.models import MemoryPass
-from memory.pipeline import MAX_ATTEMPTS
+from memory.run import MAX_ATTEMPTS
 from memory.tasks import run_memory_pass_task
 from tests.memory.conftest import chat, queue_pass, save_memory, saved_lines
 
@@ -124,7 +124,7 @@ def test_a_model_call_cut_short_while_litellm_is_first_imported_leaves_the_proce
     import subprocess
     import sys
 
-    from whizi.llm.offline import OFFLINE_NOTICE
+    from offline.provider import OFFLINE_NOTICE
 
     env = dict(os.environ, DJANGO_SETTINGS_MODULE="whizi.settings")
     result = subprocess.run([sys.executable, "-c", CUT_IMPORT], env=env, capture_output=True, text=True,

@@ -25,7 +25,7 @@ from django.utils import timezone
 from chat.models import Message
 from memory.models import Memory, MemoryPass
 from memory.sweep import pass_sweep
-from whizi.llm.offline import OFFLINE_NOTICE
+from offline.provider import OFFLINE_NOTICE
 from whizi.llm.scripted import Script
 
 from .conftest import broker_at, cache_settings, redis_db
@@ -103,7 +103,7 @@ def test_with_redis_down_chat_replies_with_the_memory_block_and_settings_show_th
     assert Memory.objects.get(user=user).lines == FACTS
     memory_pass = MemoryPass.objects.get(user=user)
     assert (memory_pass.status, memory_pass.attempts) == (MemoryPass.Status.QUEUED, 0)
-    assert memory_pass.through_message == Message.objects.get(conversation__user=user, role="assistant")
+    assert memory_pass.through_message_id == Message.objects.get(conversation__user=user, role="assistant").pk
 
 
 def test_a_pass_due_while_redis_was_down_is_published_by_the_sweep_and_run(

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from memory.models import Memory, MemoryPass
-from memory.pipeline import MAX_CLAIMS
+from memory.run import MAX_CLAIMS
 from memory.sweep import QUEUED_GRACE, pass_sweep
 from memory.tasks import sweep_memory_passes_task
 from tests.memory.conftest import chat, queue_pass, save_memory, saved_lines

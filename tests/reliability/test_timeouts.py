@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from memory.pipeline import MAX_CONFLICT_ROUNDS
-from memory.tasks import RETRY_MAX_SECONDS, run_memory_pass_task, sweep_memory_passes_task
+from memory.run import MAX_CONFLICT_ROUNDS, RETRY_MAX_SECONDS
+from memory.tasks import run_memory_pass_task, sweep_memory_passes_task
 from whizi import llm
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +35,7 @@ def test_a_task_is_stopped_long_before_the_visibility_timeout():
 
 def test_a_pass_can_call_the_model_twice_within_the_soft_time_limit():
     # Rewrite plus compaction; a conflict round starts only if both still fit
-    # (memory.pipeline._time_for_another_round).
+    # (memory.run._time_for_another_round).
     assert 2 * settings.WHIZI_MEMORY_MODEL_TIMEOUT < settings.CELERY_TASK_SOFT_TIME_LIMIT
     assert MAX_CONFLICT_ROUNDS >= 1
 

@@ -26,7 +26,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from memory.models import Memory, MemoryPass
-from memory.pipeline import MAX_CLAIMS
+from memory.run import MAX_CLAIMS
 from memory.sweep import pass_sweep
 from memory.tasks import run_memory_pass_task
 from tests.memory.conftest import chat, queue_pass, save_memory, saved_lines

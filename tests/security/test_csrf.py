@@ -63,7 +63,7 @@ def every_address(sample_id: int) -> list[tuple[str, object]]:
 
 
 def own_view(callback) -> bool:
-    return callback.__module__.split(".")[0] in {"chat", "memory", "accounts", "whizi"}
+    return callback.__module__.split(".")[0] in {"chat", "memory", "accounts", "lifecycle", "whizi"}
 
 
 @pytest.fixture

@@ -71,7 +71,7 @@ def test_messages_replies_titles_and_projects_are_escaped_on_the_chat_page(guest
     for index, payload in enumerate(PAYLOADS):
         message = Message.objects.create(conversation=chat, role="user" if index % 2 == 0 else "assistant",
                                          content=payload, model="whizi/offline")
-    MemoryPass.objects.create(**owner, trigger="request", through_message=message)
+    MemoryPass.objects.create(**owner, trigger="request", through_message_id=message.pk)
 
     pages = [
         guest.get(f"/c/{chat.pk}/").content.decode(),

@@ -64,7 +64,7 @@ def test_any_list_renders_as_one_bullet_per_line_inside_one_block(lines):
 def test_a_chat_request_keeps_the_block_apart_from_the_instructions(settings):
     from accounts.models import Guest
     from chat.models import Conversation, Message
-    from chat.services import BASE_SYSTEM_PROMPT, chat_request_build
+    from chat.prompt import BASE_SYSTEM_PROMPT, chat_request_build
     from memory.models import Memory
 
     settings.WHIZI_MEMORY_READ_TIMEOUT = 2.0

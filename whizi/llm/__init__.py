@@ -1,8 +1,8 @@
 """The one module every model call goes through: a thin layer over litellm.
 
 litellm is imported on first use, not at start-up (importing it costs ~2.5 s), and
-our own providers are registered with it then: `whizi/…` (the embedded offline model)
-and `scripted/…` (the test provider).
+our own providers are registered with it then (settings.WHIZI_LLM_PROVIDERS): `whizi/…`
+(the embedded offline model, app `offline`) and `scripted/…` (the test provider).
 """
 
 from __future__ import annotations
@@ -63,20 +63,19 @@ def _import_litellm() -> Any:
 
 
 def _register_providers() -> Any:
+    """litellm, with the providers named in settings.WHIZI_LLM_PROVIDERS registered (by
+    dotted path, so this layer imports no app: the offline model is an app of its own)."""
     import litellm
+    from django.conf import settings
+    from django.utils.module_loading import import_string
 
-    from whizi.llm.offline import OfflineLLM
-    from whizi.llm.scripted import ScriptedLLM
-
+    providers = settings.WHIZI_LLM_PROVIDERS
     litellm.telemetry = False
     litellm.suppress_debug_info = True
     litellm.custom_provider_map = [
-        item
-        for item in litellm.custom_provider_map
-        if item["provider"] not in ("whizi", "scripted")
+        item for item in litellm.custom_provider_map if item["provider"] not in providers
     ] + [
-        {"provider": "whizi", "custom_handler": OfflineLLM()},
-        {"provider": "scripted", "custom_handler": ScriptedLLM()},
+        {"provider": name, "custom_handler": import_string(path)()} for name, path in providers.items()
     ]
     return litellm
 

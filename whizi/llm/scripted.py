@@ -20,19 +20,17 @@ import time
 from typing import Any
 
 import redis
-from django.conf import settings
 
 from whizi.llm.provider import TextLLM
+from whizi.redis import redis_client
 
 _PREFIX = "whizi:scripted"
 GATE_TIMEOUT = 60
 
 
 def _redis() -> redis.Redis:
-    # redis-py 8 times reads out after 5 s by default, which would cut a gate's
-    # blocking wait short; allow the longest wait a test may ask for.
-    return redis.Redis.from_url(settings.REDIS_CACHE_URL, decode_responses=True,
-                                socket_timeout=GATE_TIMEOUT + 15)
+    # A gate blocks on purpose: allow the longest wait a test may ask for.
+    return redis_client(connect_timeout=5, timeout=GATE_TIMEOUT + 15, decode=True)
 
 
 def _queue_name(model: str) -> str:

@@ -1,5 +1,0 @@
-from allauth.account.adapter import DefaultAccountAdapter
-
-
-class AccountAdapter(DefaultAccountAdapter):
-    """Hook point for the guest-to-account merge (see accounts.signals)."""

@@ -1,0 +1,65 @@
+"""Abandoned guests: once a guest's session has expired nobody can reach it again."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.cache import OwnerCacheUnavailable, owner_cache_delete
+from accounts.models import Guest
+from accounts.owner import Owner
+
+log = logging.getLogger(__name__)
+
+# Guests deleted per transaction: each takes its conversations, messages and passes
+# with it, so a batch stays short enough not to hold locks for long.
+GUEST_SWEEP_BATCH = 200
+
+
+@dataclass(frozen=True)
+class GuestCleanup:
+    guests: int
+    removed: dict[str, int]
+    cache_entries: int | None
+
+
+def guests_cleanup(*, batch_size: int = GUEST_SWEEP_BATCH) -> GuestCleanup:
+    """Delete guests not seen for longer than a session lives, with all they own.
+
+    A guest's id lives only in its session, so once SESSION_COOKIE_AGE has passed
+    since the guest was last seen, nobody can reach it again. Rows are claimed with
+    SKIP LOCKED, so a guest being merged into an account right now is left alone
+    (and is gone after the merge anyway).
+    """
+    cutoff = timezone.now() - timedelta(seconds=settings.SESSION_COOKIE_AGE)
+    total = 0
+    removed: dict[str, int] = {}
+    swept: list[Owner] = []
+    while True:
+        with transaction.atomic():
+            ids = list(
+                Guest.objects.select_for_update(skip_locked=True)
+                .filter(last_seen_at__lt=cutoff)
+                .order_by("last_seen_at")
+                .values_list("pk", flat=True)[:batch_size]
+            )
+            if not ids:
+                break
+            # Filter on the cutoff again: the rows are locked, so this is the final word.
+            _, counts = Guest.objects.filter(pk__in=ids, last_seen_at__lt=cutoff).delete()
+        total += counts.get("accounts.Guest", 0)
+        for label, count in counts.items():
+            removed[label] = removed.get(label, 0) + count
+        swept.extend(Owner(guest_id=guest_id) for guest_id in ids)
+    try:
+        cache_entries: int | None = owner_cache_delete(owners=swept)
+    except OwnerCacheUnavailable:
+        cache_entries = None
+    if total:
+        log.info("abandoned guests removed: %s", total)
+    return GuestCleanup(guests=total, removed=removed, cache_entries=cache_entries)

@@ -1,0 +1,158 @@
+"""python manage.py export_account: one JSON document with everything an account owns."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import Preference
+from accounts.owner import Owner
+from chat.models import Conversation, Message, Project, VoiceSession, VoiceTurn
+from memory.models import Memory, MemoryPass
+
+EXPORT_FORMAT = "whizi-account-export/1"
+# Rows fetched per round trip from the server-side cursor: large enough that a
+# 10,000-message account takes a handful of fetches, small enough to stay a few MB.
+_EXPORT_CHUNK = 500
+
+
+class Writable(Protocol):
+    def write(self, text: str, /) -> object: ...
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, cls=DjangoJSONEncoder, ensure_ascii=False)
+
+
+def _write_array(write: Callable[[str], object], items: Iterable[object]) -> int:
+    write("[")
+    count = 0
+    for item in items:
+        if count:
+            write(",")
+        write("\n" + _json(item))
+        count += 1
+    write("]")
+    return count
+
+
+def _write_object_with_array(
+    write: Callable[[str], object], head: dict[str, object], key: str, items: Iterable[object]
+) -> int:
+    """`head` as a JSON object with one more member, `key`, streamed from `items`."""
+    opening = _json(head)[:-1]
+    write(opening + ("," if head else "") + _json(key) + ":")
+    count = _write_array(write, items)
+    write("}")
+    return count
+
+
+@dataclass(frozen=True)
+class AccountExport:
+    conversations: int
+    messages: int
+    projects: int
+    voice_sessions: int
+    facts: int
+
+
+def account_export(*, user: Any, out: Writable) -> AccountExport:
+    """Write one JSON document with everything the account owns to `out`, as it reads it.
+
+    Conversations, messages, voice sessions and turns come from server-side cursors
+    (`.iterator()`) and are written one row at a time, so a large account is never
+    held in memory whole. One transaction gives the cursors a stable view.
+    """
+    owner = Owner(user_id=user.pk)
+    write = out.write
+    counts = {"messages": 0}
+    with transaction.atomic():
+        memory = Memory.objects.filter(user_id=user.pk).first()
+        preference = Preference.objects.filter(user_id=user.pk).first()
+        write("{")
+        write(_json("format") + ":" + _json(EXPORT_FORMAT))
+        write("," + _json("exported_at") + ":" + _json(timezone.now()))
+        write("," + _json("account") + ":" + _json({
+            "id": user.pk, "email": user.email, "date_joined": user.date_joined,
+            "last_login": user.last_login, "is_active": user.is_active,
+        }))
+        write("," + _json("preferences") + ":" + _json(
+            {"language": preference.language, "chat_model": preference.chat_model,
+             "updated_at": preference.updated_at} if preference else None
+        ))
+        lines = list(memory.lines) if memory else []
+        write("," + _json("memory") + ":" + _json(lines))
+        write("," + _json("memory_meta") + ":" + _json({
+            "count": len(lines),
+            "tokens": memory.tokens if memory else 0,
+            "version": memory.version if memory else 0,
+            "updated_at": memory.updated_at if memory else None,
+            "cleared_at": memory.cleared_at if memory else None,
+        }))
+
+        write("," + _json("projects") + ":")
+        projects = _write_array(write, (
+            {"id": p.id, "name": p.name, "instructions": p.instructions, "created_at": p.created_at}
+            for p in Project.objects.for_owner(owner).order_by("id").iterator(_EXPORT_CHUNK)
+        ))
+
+        def messages_of(conversation_id: int) -> Iterator[dict[str, object]]:
+            for m in Message.objects.filter(conversation_id=conversation_id).order_by("id").iterator(
+                _EXPORT_CHUNK
+            ):
+                counts["messages"] += 1
+                yield {"id": m.id, "role": m.role, "content": m.content, "model": m.model,
+                       "input_tokens": m.input_tokens, "output_tokens": m.output_tokens,
+                       "created_at": m.created_at}
+
+        write("," + _json("conversations") + ":[")
+        conversations = 0
+        for c in Conversation.objects.for_owner(owner).order_by("id").iterator(_EXPORT_CHUNK):
+            if conversations:
+                write(",")
+            write("\n")
+            _write_object_with_array(write, {
+                "id": c.id, "title": c.title, "model": c.model, "project_id": c.project_id,
+                "created_at": c.created_at, "updated_at": c.updated_at,
+            }, "messages", messages_of(c.id))
+            conversations += 1
+        write("]")
+
+        def turns_of(session_id: int) -> Iterator[dict[str, object]]:
+            for t in VoiceTurn.objects.filter(session_id=session_id).order_by("id").iterator(
+                _EXPORT_CHUNK
+            ):
+                yield {"id": t.id, "role": t.role, "text": t.text, "created_at": t.created_at}
+
+        write("," + _json("voice_sessions") + ":[")
+        sessions = 0
+        for s in VoiceSession.objects.for_owner(owner).order_by("id").iterator(_EXPORT_CHUNK):
+            if sessions:
+                write(",")
+            write("\n")
+            _write_object_with_array(write, {
+                "id": s.id, "started_at": s.started_at, "ended_at": s.ended_at,
+            }, "turns", turns_of(s.id))
+            sessions += 1
+        write("]")
+
+        # The pass log holds metrics only (never fact text), and it is the account's.
+        write("," + _json("memory_passes") + ":")
+        _write_array(write, (
+            {"id": p.id, "trigger": p.trigger, "status": p.status, "outcome": p.outcome,
+             "model": p.model, "lines_before": p.lines_before, "lines_after": p.lines_after,
+             "input_tokens": p.input_tokens, "output_tokens": p.output_tokens,
+             "created_at": p.created_at, "finished_at": p.finished_at}
+            for p in MemoryPass.objects.for_owner(owner).order_by("id").iterator(_EXPORT_CHUNK)
+        ))
+        write("}\n")
+    return AccountExport(
+        conversations=conversations, messages=counts["messages"], projects=projects,
+        voice_sessions=sessions, facts=len(lines),
+    )

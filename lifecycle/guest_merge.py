@@ -1,0 +1,99 @@
+"""A guest becoming an account: everything the guest owns moves in, once.
+
+Only the guest id kept server-side in the session is ever merged (lifecycle.signals).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass
+
+from django.db import models, transaction
+
+from accounts.models import Guest, Preference
+from accounts.owner import Owner
+from chat.models import Conversation, Project, VoiceSession
+from memory.models import MemoryPass
+from memory.passes import pass_queue_after_merge
+from memory.store import memory_merge_guest
+
+log = logging.getLogger(__name__)
+
+# Everything a guest owns that moves to the account as it is (Preference and Memory
+# are one-per-owner and are merged instead).
+_MOVED_WITH_GUEST: tuple[type[models.Model], ...] = (
+    Project, Conversation, VoiceSession, MemoryPass,
+)
+
+
+@dataclass(frozen=True)
+class GuestMerge:
+    """What a guest brought into an account."""
+
+    facts_added: int
+    facts_total: int
+    tokens: int
+    facts_trimmed: int
+    compaction_pass_id: int | None
+    moved: dict[str, int]
+
+
+def guest_merge_into_user(*, guest_id: uuid.UUID, user_id: int) -> GuestMerge | None:
+    """Move everything the guest owns into the account, then delete the guest.
+
+    Returns None when the guest no longer exists (already merged, or swept away as
+    abandoned), which is what makes the merge happen exactly once.
+
+    1. Lock the guest row: a second merge of the same guest (double submit, signup
+       then login) waits here and then finds nothing to do.
+    2. Merge the guest's facts into the account's list (memory.store.memory_merge_guest):
+       line by line, the account's wording kept, trimmed to the cap when over it.
+    3. Move conversations, projects, voice sessions and every MemoryPass row, queued
+       ones included: a pass queued for the guest then runs for the account.
+    4. Merge preferences (the account's own choices win); queue a compaction pass if
+       the merged list went over the cap (memory.passes); delete the guest. Its Memory
+       row goes with it, so a guest pass still running finds no guest row to write.
+    All in one transaction: either everything moved or nothing did.
+    """
+    with transaction.atomic():
+        guest = Guest.objects.select_for_update().filter(pk=guest_id).first()
+        if guest is None:
+            return None
+        memory = memory_merge_guest(guest_id=guest_id, user_id=user_id)
+        moved: dict[str, int] = {}
+        for model in _MOVED_WITH_GUEST:
+            moved[str(model._meta.verbose_name_plural)] = model.objects.filter(guest_id=guest_id).update(
+                user_id=user_id, guest_id=None
+            )
+        _merge_preference(guest_id=guest_id, user_id=user_id)
+        compaction = pass_queue_after_merge(owner=Owner(user_id=user_id), merge=memory)
+        # Memory (and anything else still hanging off the guest) cascades.
+        guest.delete()
+
+    log.info("guest merged into user %s: %s facts added, %s trimmed, moved %s",
+             user_id, memory.added, memory.trimmed, moved)
+    return GuestMerge(
+        facts_added=memory.added, facts_total=len(memory.lines), tokens=memory.tokens,
+        facts_trimmed=memory.trimmed, compaction_pass_id=compaction.pk if compaction else None,
+        moved=moved,
+    )
+
+
+def _merge_preference(*, guest_id: uuid.UUID, user_id: int) -> None:
+    guest_pref = Preference.objects.filter(guest_id=guest_id).first()
+    if guest_pref is None:
+        return
+    account_pref = Preference.objects.select_for_update().filter(user_id=user_id).first()
+    if account_pref is None:
+        Preference.objects.filter(pk=guest_pref.pk).update(user_id=user_id, guest_id=None)
+        return
+    # Choices the account already made win; the guest's fill only what is unset.
+    changed = []
+    for name in ("language", "chat_model"):
+        if not getattr(account_pref, name) and getattr(guest_pref, name):
+            setattr(account_pref, name, getattr(guest_pref, name))
+            changed.append(name)
+    if changed:
+        account_pref.save(update_fields=[*changed, "updated_at"])
+    guest_pref.delete()

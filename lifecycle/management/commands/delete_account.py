@@ -1,0 +1,46 @@
+"""python manage.py delete_account <email|id> [--noinput]"""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from lifecycle.deletion import AccountNotFound, account_contents, account_delete, account_find
+
+
+class Command(BaseCommand):
+    help = (
+        "Delete one account and everything it owns: memory, pass log, conversations, "
+        "projects, voice sessions, preferences and cached entries."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("account", help="the account's email address or id")
+        parser.add_argument(
+            "--noinput", "--no-input", action="store_false", dest="interactive",
+            help="do not ask for confirmation",
+        )
+
+    def handle(self, *args, account: str, interactive: bool, **options):
+        try:
+            user = account_find(identifier=account)
+        except AccountNotFound as exc:
+            raise CommandError(str(exc)) from None
+
+        label = f"account {user.pk} ({user.email or 'no email'})"
+        if interactive:
+            contents = account_contents(user_id=user.pk)
+            self.stdout.write(f"This permanently deletes {label} and everything it owns:")
+            for name, count in contents.items():
+                self.stdout.write(f"  {name}: {count}")
+            answer = input("Type 'yes' to delete it: ")
+            if answer.strip().lower() != "yes":
+                raise CommandError("Deletion cancelled; nothing was removed.")
+
+        deletion = account_delete(user_id=user.pk)
+        self.stdout.write(f"Deleted {label}. Removed:")
+        for name, count in deletion.removed.items():
+            self.stdout.write(f"  {name}: {count}")
+        if deletion.cache_entries is None:
+            raise CommandError(
+                "The account's rows are deleted, but the cache could not be reached, so its "
+                "cached entries may remain until they expire."
+            )
+        self.stdout.write(f"  cache entries: {deletion.cache_entries}")

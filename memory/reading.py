@@ -1,0 +1,119 @@
+"""Reading memory for a chat request without ever blocking it (docs/DESIGN.md, "Reading
+never blocks a reply").
+
+The read starts in a thread of its own as soon as the request knows its owner and runs
+alongside the rest of the request's work. It gets WHIZI_MEMORY_READ_TIMEOUT from the
+moment it starts; if it fails or is late, the request goes on without the block, and
+the skip is logged and counted. With the operator switch off nothing is read at all.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+
+from accounts.owner import Owner
+from memory.store import MemorySnapshot, memory_read
+
+log = logging.getLogger(__name__)
+
+# How long the memory read may keep a database connection busy after the request has
+# stopped waiting for it: long enough never to cut a read the request still wants,
+# short enough that reads stuck on a locked table free their threads.
+READ_STATEMENT_TIMEOUT_FACTOR = 10
+# Memory reads in flight at once per process. When the database is stuck every slot can
+# be busy; later reads then queue, time out and are skipped like any other late read.
+_memory_readers = ThreadPoolExecutor(max_workers=8, thread_name_prefix="whizi-memory-read")
+
+SKIP_COUNTER_KEY = "chat:memory_read_skipped:{reason}"
+SKIP_REASONS = ("timeout", "error")
+
+
+def _read_memory_in_thread(owner: Owner, statement_timeout_ms: int) -> MemorySnapshot:
+    # This thread has its own database connection: bound how long it may wait on the
+    # database, and close it afterwards so pool threads never hold idle connections.
+    _connect_outside_the_pool()
+    try:
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT set_config('statement_timeout', %s, false)",
+                               [str(statement_timeout_ms)])
+        return memory_read(owner=owner)
+    finally:
+        connections.close_all()
+
+
+def _connect_outside_the_pool() -> None:
+    """Reader threads connect directly, never through the request pool
+    (WHIZI_DB_POOL_MAX_SIZE): a read queued behind requests for a pooled connection
+    times out exactly when the server is busiest, while its request holds a pooled
+    connection waiting for it (bench/load.py, 200 guests: 60% of reads skipped). These
+    connections stay bounded: one per reader thread, closed after each read."""
+    db = connections[DEFAULT_DB_ALIAS]
+    options = db.settings_dict.get("OPTIONS", {})
+    if "pool" in options and db.connection is None:
+        # A copy: the dict is shared with settings.DATABASES and every other thread.
+        db.settings_dict = {**db.settings_dict,
+                            "OPTIONS": {k: v for k, v in options.items() if k != "pool"}}
+
+
+@dataclass
+class MemoryRead:
+    """A memory read started in the background; `.snapshot()` waits at most until its
+    deadline and returns None when the read failed or is late (or memory is switched
+    off by the operator, WHIZI_MEMORY_ENABLED: then nothing is read at all)."""
+
+    owner: Owner
+    future: Future | None
+    deadline: float
+
+    @classmethod
+    def start(cls, *, owner: Owner) -> MemoryRead:
+        if not settings.WHIZI_MEMORY_ENABLED:  # operator switch: no read, no block
+            return cls(owner=owner, future=None, deadline=0.0)
+        timeout = settings.WHIZI_MEMORY_READ_TIMEOUT
+        statement_timeout_ms = max(1000, int(timeout * 1000 * READ_STATEMENT_TIMEOUT_FACTOR))
+        future = _memory_readers.submit(_read_memory_in_thread, owner, statement_timeout_ms)
+        return cls(owner=owner, future=future, deadline=time.monotonic() + timeout)
+
+    def snapshot(self) -> MemorySnapshot | None:
+        if self.future is None:  # memory switched off: not a skip, nothing to count
+            return None
+        try:
+            return self.future.result(timeout=max(0.0, self.deadline - time.monotonic()))
+        except FutureTimeout:
+            reason = "timeout"
+        except Exception as exc:  # MemoryUnavailable, or the connection itself failed
+            reason = "error"
+            log.debug("memory read error: %s", type(exc).__name__)
+        memory_read_skip_count(reason=reason, owner=self.owner)
+        return None
+
+
+def memory_read_skip_count(*, reason: str, owner: Owner) -> None:
+    """Log and count a request that went on without memory.
+
+    The counter is a Redis key in the Django cache (`chat:memory_read_skipped:timeout`
+    and `…:error`), shared by every web process; see memory_read_skips().
+    """
+    log.warning("memory read %s for %s: replying without memory",
+                "timed out" if reason == "timeout" else "failed", owner.key)
+    key = SKIP_COUNTER_KEY.format(reason=reason)
+    try:
+        cache.add(key, 0, timeout=None)
+        cache.incr(key)
+    except Exception as exc:  # the cache being down must not fail the reply either
+        log.warning("could not count a memory read skip: %s", type(exc).__name__)
+
+
+def memory_read_skips() -> dict[str, int]:
+    """How many requests went on without memory, by reason, since the counters started."""
+    return {reason: int(cache.get(SKIP_COUNTER_KEY.format(reason=reason)) or 0)
+            for reason in SKIP_REASONS}

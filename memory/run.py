@@ -1,0 +1,229 @@
+"""The memory pass as the Celery task runs it: claim, read, compute, save, record.
+
+1. Claim the MemoryPass row with a filtered UPDATE (a duplicate delivery finds it taken).
+2. Read the owner's list and the turns newer than its last clear (memory.store,
+   memory.sources), then memory.compute.pass_compute() — holding no transaction or
+   lock while the model answers.
+3. Save with a compare-and-swap on the list's version (memory.store.memory_save).
+4. Record the outcome on the pass row: metrics only, never fact text.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import F, Q
+from django.utils import timezone
+
+from accounts.owner import Owner
+from memory.compute import Meter, Outcome, PassResult, pass_compute
+from memory.models import MemoryPass
+from memory.prompts import Turn
+from memory.sources import pass_source, pass_turns
+from memory.store import MemoryState, memory_save, memory_state_for_pass, memory_state_reload
+
+log = logging.getLogger(__name__)
+
+# A pass is tried at most this many times for retryable model errors (timeouts, rate
+# limits, provider errors); each retry waits longer (retry_countdown). Beyond that the
+# pass is recorded as failed and the list stays as it was.
+MAX_ATTEMPTS = 3
+# A pass may be claimed (taken by a worker) at most this many times: its retries, plus
+# one delivery after a worker died holding it. A pass claimed more often than this is a
+# poison pass (something kills its worker every time): the next claim, or the sweep
+# (memory.sweep), records it as failed and the list stays as it was.
+MAX_CLAIMS = MAX_ATTEMPTS + 1
+# How many times a pass re-runs on a fresher list after losing a compare-and-swap to a
+# concurrent pass, before it gives up (discarded). Each round is one more model call.
+MAX_CONFLICT_ROUNDS = 3
+# Waits before retry n (0-based): 2 s, 4 s, … capped, with jitter so passes that
+# failed together (a provider outage) do not all come back in the same second.
+RETRY_BASE_SECONDS = 2.0
+RETRY_MAX_SECONDS = 60.0
+
+
+def retry_countdown(retries: int) -> float:
+    wait = min(RETRY_BASE_SECONDS * 2**retries, RETRY_MAX_SECONDS)
+    return wait + random.uniform(0, wait / 4)
+
+
+class PassRetry(Exception):
+    """A retryable model failure: the pass is queued again and the task retries it."""
+
+
+@dataclass(frozen=True)
+class PassReport:
+    """What pass_run() did, for the task log and for measurements."""
+
+    pass_id: int
+    outcome: str
+    seconds: float
+    model_seconds: float
+    error: str = ""
+
+
+def _current_owner(pass_id: int) -> Owner | None:
+    """Who the pass belongs to now (a guest's passes move to the account on signup)."""
+    values = MemoryPass.objects.filter(pk=pass_id).values("user_id", "guest_id").first()
+    return Owner(**values) if values else None
+
+
+def _claim(pass_id: int, *, redelivered: bool) -> MemoryPass | None:
+    """Take the pass for this run: a queued one, or a running one whose worker is gone.
+
+    A filtered UPDATE decides, so when a task is delivered twice only one run claims
+    it. A running pass is reclaimed when its message was redelivered (the worker
+    died mid-pass) or when it started longer ago than any task may run.
+    """
+    now = timezone.now()
+    stale = now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT)
+    claimable = Q(status=MemoryPass.Status.QUEUED) | Q(
+        status=MemoryPass.Status.RUNNING, started_at__lt=stale
+    )
+    if redelivered:
+        claimable |= Q(status=MemoryPass.Status.RUNNING)
+    claimed = MemoryPass.objects.filter(claimable, pk=pass_id).update(
+        status=MemoryPass.Status.RUNNING, attempts=F("attempts") + 1, started_at=now,
+        model=settings.WHIZI_MEMORY_MODEL, error="",
+    )
+    if not claimed:
+        return None
+    return MemoryPass.objects.filter(pk=pass_id).first()
+
+
+def pass_release(*, pass_id: int, error: str = "") -> None:
+    """Hand a running pass back to the queue, for a retry."""
+    MemoryPass.objects.filter(pk=pass_id, status=MemoryPass.Status.RUNNING).update(
+        status=MemoryPass.Status.QUEUED, error=error[:200]
+    )
+
+
+def _finish(memory_pass: MemoryPass, *, outcome: str, started: float, meter: Meter,
+            error: str = "", lines_before: int = 0, lines_after: int = 0) -> PassReport:
+    seconds = time.perf_counter() - started
+    MemoryPass.objects.filter(pk=memory_pass.pk, status=MemoryPass.Status.RUNNING).update(
+        status=MemoryPass.Status.DONE, outcome=outcome, error=error[:200],
+        input_tokens=meter.input_tokens, output_tokens=meter.output_tokens,
+        lines_before=lines_before, lines_after=lines_after,
+        duration_ms=round(seconds * 1000), model_ms=round(meter.seconds * 1000),
+        finished_at=timezone.now(),
+    )
+    log.info(
+        "memory pass %s for %s: %s%s (%d model calls, %.0f ms)", memory_pass.pk,
+        Owner.of(memory_pass).key, outcome, f" [{error}]" if error else "", meter.calls,
+        seconds * 1000,
+    )
+    return PassReport(pass_id=memory_pass.pk, outcome=outcome, seconds=seconds,
+                      model_seconds=meter.seconds, error=error)
+
+
+def _time_for_another_round(started: float) -> bool:
+    """Can one more rewrite and compaction, at their timeouts, finish within the task's
+    soft time limit?"""
+    elapsed = time.perf_counter() - started
+    return elapsed + 2 * settings.WHIZI_MEMORY_MODEL_TIMEOUT < settings.CELERY_TASK_SOFT_TIME_LIMIT
+
+
+class _PassRun:
+    """One claimed pass: what it read, what it has spent, and how it ends."""
+
+    def __init__(self, memory_pass: MemoryPass) -> None:
+        self.started = time.perf_counter()
+        self.memory_pass = memory_pass
+        self.meter = Meter()
+        self.state: MemoryState | None = None
+        self.turns: list[Turn] = []
+        self.before = 0
+
+    def read(self, state: MemoryState) -> None:
+        self.state = state
+        self.turns = pass_turns(self.memory_pass, cleared_at=state.cleared_at)
+        self.before = len(state.lines)
+
+    def compute(self) -> PassResult:
+        # A merge's compaction has no turns and starts above the target, not the cap.
+        compact_above = (settings.WHIZI_MEMORY_TARGET_TOKENS
+                         if self.memory_pass.trigger == MemoryPass.Trigger.MERGE else None)
+        result = pass_compute(existing=self.state.lines, turns=self.turns,
+                              source=pass_source(self.memory_pass), model=settings.WHIZI_MEMORY_MODEL,
+                              compact_above=compact_above)
+        self.meter.add(result)
+        return result
+
+    def finish(self, outcome: str, *, error: str = "", lines_after: int | None = None) -> PassReport:
+        if lines_after is None:
+            lines_after = len(self.state.lines) if self.state else 0
+        return _finish(self.memory_pass, outcome=outcome, started=self.started, meter=self.meter,
+                       error=error, lines_before=self.before, lines_after=lines_after)
+
+    def retry(self, error: str) -> PassRetry:
+        pass_release(pass_id=self.memory_pass.pk, error=error)
+        return PassRetry(error)
+
+    def after_conflict(self) -> PassReport | None:
+        """Another write got there first: a report to end with, or None to run again on
+        the fresh list. Raises PassRetry when another round might outlast the task."""
+        fresh = memory_state_reload(state=self.state)
+        if fresh is None:
+            # The row is gone: its owner was deleted, or was a guest who has since signed
+            # up or logged in, in which case this pass moved to the account with
+            # everything else. Follow it there and run again on the account's list.
+            moved_to = _current_owner(self.memory_pass.pk)
+            if moved_to not in (None, Owner.of(self.memory_pass)):
+                fresh = memory_state_for_pass(owner=moved_to)
+            if fresh is None:
+                return self.finish(Outcome.DISCARDED, error="owner_gone", lines_after=0)
+            self.memory_pass = MemoryPass.objects.get(pk=self.memory_pass.pk)
+            self.read(fresh)
+            return None
+        if fresh.epoch != self.state.epoch:
+            # Memory was cleared while the model was thinking: the clear wins.
+            return self.finish(Outcome.DISCARDED, error="conflict:cleared", lines_after=len(fresh.lines))
+        if not _time_for_another_round(self.started) and self.memory_pass.attempts < MAX_ATTEMPTS:
+            # Another rewrite (and compaction) might outlast the task's time limit:
+            # start again as a fresh attempt instead.
+            raise self.retry("conflict:time")
+        self.state = fresh
+        return None
+
+
+def pass_run(*, pass_id: int, redelivered: bool = False) -> PassReport | None:
+    """Run one queued memory pass. Raises PassRetry for a retryable model failure.
+
+    1. Claim the pass (returns None if it is done, gone or running elsewhere).
+    2. Read the owner's list, version, epoch and last clear; read the turns newer
+       than that clear.
+    3. pass_compute(), holding no transaction or lock.
+    4. Save only over the version read. If another write got there first: a clear
+       (epoch moved) or a deleted owner means discard — never write cleared facts back;
+       a guest merged into an account means re-run on the account's list; otherwise
+       re-run on the fresh list.
+    5. Record the outcome and metrics on the pass row (no fact text).
+    """
+    memory_pass = _claim(pass_id, redelivered=redelivered)
+    if memory_pass is None:
+        log.info("memory pass %s not claimed: done, gone or running elsewhere", pass_id)
+        return None
+    run = _PassRun(memory_pass)
+    if memory_pass.attempts > MAX_CLAIMS:
+        # Delivered over and over (a worker dying mid-pass each time): stop here.
+        return run.finish(Outcome.FAILED, error="attempts")
+    state = memory_state_for_pass(owner=Owner.of(memory_pass))
+    if state is None:
+        return run.finish(Outcome.DISCARDED, error="owner_gone")
+    run.read(state)
+    for _ in range(MAX_CONFLICT_ROUNDS):
+        result = run.compute()
+        if result.outcome == Outcome.FAILED and result.retryable and run.memory_pass.attempts < MAX_ATTEMPTS:
+            raise run.retry(result.error)
+        if not result.changed or memory_save(state=run.state, lines=result.lines):
+            return run.finish(result.outcome, error=result.error, lines_after=len(result.lines))
+        ended = run.after_conflict()
+        if ended is not None:
+            return ended
+    return run.finish(Outcome.DISCARDED, error="conflict:retries")

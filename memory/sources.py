@@ -1,0 +1,36 @@
+"""Where a pass's turns come from. Memory owns the pass; the conversations are chat's, so
+chat registers how to read them (chat.apps) and memory never imports chat.
+
+A reader returns the turns a pass may read, oldest first, never older than the owner's
+last clear (so cleared facts are not read back out of old messages).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from memory.models import MemoryPass
+from memory.prompts import Turn
+
+# reader(id, cleared_at) -> turns. "chat": the id is the reply the pass runs through
+# (the reader returns the last WHIZI_MEMORY_PASS_TURNS up to it); "voice": a session.
+TurnReader = Callable[[int, datetime | None], list[Turn]]
+_readers: dict[str, TurnReader] = {}
+
+
+def turn_reader_register(source: str, reader: TurnReader) -> None:
+    _readers[source] = reader
+
+
+def pass_source(memory_pass: MemoryPass) -> str:
+    return "voice" if memory_pass.voice_session_id is not None else "chat"
+
+
+def pass_turns(memory_pass: MemoryPass, *, cleared_at: datetime | None) -> list[Turn]:
+    """The pass's input; none for a pass with nothing to read (a merge's compaction)."""
+    if memory_pass.voice_session_id is not None:
+        return _readers["voice"](memory_pass.voice_session_id, cleared_at)
+    if memory_pass.through_message_id is not None:
+        return _readers["chat"](memory_pass.through_message_id, cleared_at)
+    return []

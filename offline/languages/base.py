@@ -1,0 +1,285 @@
+"""What one language table holds, and how a clause is matched against it.
+
+Each language module (en, vi, zh, ja, ko, ms) fills one `Language`: a table of fact
+rules plus the small word lists the extraction rules (DESIGN 2.2) need. Rules are
+anchored regular expressions over one clause. The same rule reads a user's statement
+("I live in Hanoi") and a saved line ("Lives in Hanoi"), so a later statement can find
+and replace the line it corrects. In a rule's pattern:
+
+- `{I}` is the language's first-person subject ("I", "tôi", "我" …). Patterns write
+  `(?:{I})?` where a continued clause may drop it ("… and work at Google").
+- `{MY}` is the possessive ("my", "tôi" after the noun, "我的" …): required when reading
+  a user's statement (so "Dad is coming" is not taken as a fact about the user's dad),
+  optional when reading a saved line ("Sister's name is Anna").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from offline.text import capitalise, looks_like_name, tidy
+
+# The slot a kind of fact fills: a new fact with the same slot replaces the old line
+# (DESIGN 2.2 "the newest version when two facts conflict", "fold instead of duplicating").
+SLOTS = {
+    "name": "name",
+    "nickname": "nickname",
+    "home": "home",
+    "origin": "origin",
+    "role": "work:role",
+    "workplace": "work:place",
+    "study": "study",
+    "learning": "learning:{value}",
+    "family": "rel:{rel}:{attr}",
+    "has": "rel:{rel}:has",
+    "status": "rel:status",
+    "like": "taste:{value}",
+    "dislike": "taste:{value}",
+    "favourite": "fav:{thing}",
+    "preference": "pref:{value}",
+    "diet": "diet:{value}",
+    "personal": "self:{attr}",  # age, birthday
+    "speaks": "speaks",
+    "goal": "goal:{value}",
+}
+
+# Kinds that say who the user is: compaction keeps them longest (DESIGN 2.5).
+IDENTITY_KINDS = frozenset({"name", "nickname", "family", "has", "status", "role", "workplace", "study",
+                            "home", "preference", "diet", "personal"})
+
+
+@dataclass(frozen=True)
+class Rule:
+    kind: str
+    pattern: str
+    line: str  # the saved line, from the pattern's named groups
+    capital: bool = False  # the value starts with a capital ("I'm Anna", "tôi ở Hà Nội")
+    greeting: bool = False  # only after a greeting or in an explicit request ("Hi, I'm Anna")
+    name: bool = False  # the value must read as a person's name
+
+
+@dataclass(frozen=True)
+class Fact:
+    kind: str
+    slot: str
+    line: str
+    value: str
+    frame: str  # the line with its value cut out, so like-lines can be merged
+    language: str
+
+
+@dataclass(frozen=True)
+class Language:
+    code: str
+    script: str  # "latin", "han", "kana" or "hangul"
+    subject: str  # regex for {I}
+    possessive: str  # regex for {MY}
+    rules: list[Rule]
+    lead_in: str  # discourse words stripped from a clause's start ("actually", "hi")
+    clause_split: str
+    correcting: str  # lead-ins that mark a correction ("actually", "sorry, I mean")
+    # Not kept (DESIGN 2.2), as regexes searched in a clause or a line:
+    health: str
+    money: str
+    app: str  # Whizi itself: its name, interface, features, models
+    style: str  # how the assistant should talk or format replies
+    injection: str  # text that tries to override instructions: never stored
+    standing: str  # "always", "from now on": a standing preference
+    temporary: str  # "today", "right now": a temporary state
+    joke: str  # a joke or an experiment
+    hypothetical: str  # "if …", "imagine …"
+    question: str
+    passing: str  # a liked "it"/"this": a passing opinion, not a durable taste
+    # Scope (seed 004): a scene detail is never kept; a story-scoped statement is kept
+    # as its own line, never replacing the character's default profile.
+    scene: str
+    story: str
+    # A correction names the old value and the new one ("not blue — green").
+    corrections: list[str]
+    # Requests. Each has a `content` group; an empty or pronoun-only content ("remember
+    # that") refers to the user's previous statement.
+    remember: list[str]
+    forget: list[str]
+    anaphora: str
+    complement: str  # "that", "rằng", "bahawa": dropped before a request's content
+    forget_everything: str
+    # Words left out when a forget request is matched against saved lines.
+    filler: str
+    # Chat.
+    memory_question: str
+    greeting: str
+    thanks: str
+    replies: dict[str, str]
+    standing_label: str  # how an explicitly asked standing preference is written
+    joiner: str = ", "  # how merged like-lines list their items
+    about_user: Callable[[str], str] = tidy  # a verbatim request as a memory line
+    derive: Callable[[dict[str, str]], dict[str, str]] = dict  # computed template fields
+    trailing: str = ""  # words dropped from a value's end ("too", "です")
+    # A saved line that records a question ("Asked about the weather in Rome").
+    asked: str = ""
+    # A saved line worded as an order to the assistant ("Always reply in …"): removed
+    # unless it carries the standing-preference label. A line stating the user's own
+    # preference ("Prefers Mira's dialogue short") is not an order and stays.
+    directive: str = ""
+    # Colour words: "make Mira's eyes green from now on" names no old value, so the
+    # colour in the line about Mira is the one replaced (seed 004's own example).
+    colours: str = ""
+    # Capitalised words that follow "I'm" without being a name ("I'm American", "I'm
+    # Back"): with these ruled out, "I'm Anna" counts as a name even without a greeting.
+    not_names: str = ""
+    # "remember to …": an instruction or a task, not a fact; kept only as a standing
+    # preference ("remember to always …"), never as a one-off ("don't forget to buy milk").
+    instruction: str = ""
+    # Relation words, for "lines about the same person" when compacting.
+    relations: str = ""
+    flags: int = re.IGNORECASE
+    extra: dict[str, str] = field(default_factory=dict)
+
+    # -- compiled forms ---------------------------------------------------------------
+
+    def _expand(self, pattern: str, *, reading_line: bool) -> str:
+        possessive = f"(?:{self.possessive})" + ("?" if reading_line else "")
+        return (pattern.replace("{MY}", possessive)
+                .replace("{I}", f"(?:{self.subject})")
+                .replace("{REL}", f"(?:{self.relations})"))
+
+    def _compile_rules(self, *, reading_line: bool) -> list[tuple[Rule, re.Pattern[str]]]:
+        compiled = []
+        for rule in self.rules:
+            pattern = self._expand(rule.pattern, reading_line=reading_line)
+            compiled.append((rule, re.compile(pattern, self.flags)))
+        return compiled
+
+    @cached_property
+    def statement_rules(self) -> list[tuple[Rule, re.Pattern[str]]]:
+        return self._compile_rules(reading_line=False)
+
+    @cached_property
+    def line_rules(self) -> list[tuple[Rule, re.Pattern[str]]]:
+        return self._compile_rules(reading_line=True)
+
+    def rx(self, name: str) -> re.Pattern[str]:
+        """One of the word-list regexes, compiled once."""
+        return _compiled(self.code, name, getattr(self, name), self.flags)
+
+    def rx_list(self, name: str) -> list[re.Pattern[str]]:
+        return [_compiled(self.code, f"{name}{i}", p, self.flags) for i, p in enumerate(getattr(self, name))]
+
+    def has(self, name: str, text: str) -> bool:
+        pattern = getattr(self, name)
+        return bool(pattern) and bool(self.rx(name).search(text))
+
+    # -- reading clauses --------------------------------------------------------------
+
+    def strip_lead_in(self, clause: str) -> str:
+        """Drop up to four lead-ins ("Oh, hi, actually …")."""
+        pattern = self.rx("lead_in")
+        for _ in range(4):
+            stripped = tidy(pattern.sub("", clause, count=1))
+            if stripped == clause:
+                break
+            clause = stripped
+        return clause
+
+    def clauses(self, sentence: str) -> list[str]:
+        parts = self.rx("clause_split").split(sentence)
+        return [tidy(p) for p in parts if p and tidy(p)]
+
+    def clean_value(self, value: str) -> str:
+        value = tidy(value)
+        if self.trailing:
+            previous = None
+            while previous != value:
+                previous = value
+                value = tidy(self.rx("trailing").sub("", value))
+        return value
+
+    def facts(self, clause: str, *, reading_line: bool = False, greeting: bool = False) -> list[Fact]:
+        """The fact one clause states, if any rule reads it (first rule wins)."""
+        rules = self.line_rules if reading_line else self.statement_rules
+        for rule, regex in rules:
+            match = regex.fullmatch(clause)
+            if not match:
+                continue
+            if rule.greeting and not (greeting or reading_line) and not self._plain_name(match):
+                continue
+            groups = {k: self.clean_value(v) for k, v in match.groupdict().items() if v}
+            value = groups.get("value", "")
+            if not value or len(value) > 80:
+                continue
+            if rule.name and not looks_like_name(value, cased=rule.capital):
+                continue
+            if rule.capital and not value[:1].isupper():
+                continue
+            return [self._fact(rule, groups)]
+        return []
+
+    def _plain_name(self, match: re.Match[str]) -> bool:
+        value = match.groupdict().get("value") or ""
+        return bool(self.not_names) and value[:1].isupper() and not self.rx("not_names").match(value)
+
+    def _fact(self, rule: Rule, groups: dict[str, str]) -> Fact:
+        groups = self.derive(groups)
+        fields = _Fields(groups)
+        line = _render(rule.line, fields)
+        frame = _render(rule.line, _Fields({**groups, "value": "\x00"}))
+        if self.script == "latin":
+            line, frame = capitalise(line), capitalise(frame)
+        slot_fields = _Fields({k: _slot_word(v) for k, v in groups.items()})
+        if rule.kind == "family" and "attr" not in groups:
+            slot_fields["attr"] = _slot_word(_family_attr(groups, self.script))
+        slot = _render(SLOTS[rule.kind], slot_fields)
+        return Fact(kind=rule.kind, slot=slot, line=line, value=groups["value"], frame=frame,
+                    language=self.code)
+
+
+class _Fields(dict):
+    def __missing__(self, key: str) -> str:
+        return ""
+
+
+def _render(template: str, fields: dict[str, str]) -> str:
+    return re.sub(r"\s+", " ", template.format_map(fields)).strip()
+
+
+def _slot_word(value: str) -> str:
+    """Slot keys ignore case, plural -s and a leading article."""
+    value = value.casefold().strip()
+    value = re.sub(r"^(?:a|an|the|my)\s+", "", value)
+    value = re.sub(r"(?:'s|’s)$", "", value)
+    if re.fullmatch(r"[a-z ]+[^s]s", value):
+        value = value[:-1]
+    return {"children": "child", "kid": "child", "mom": "mother", "mum": "mother",
+            "dad": "father"}.get(value, value)
+
+
+def _family_attr(groups: dict[str, str], script: str) -> str:
+    """Which fact about a relative a line states, so "my sister lives in …" and "my
+    sister is a nurse" stay two lines while a newer "my sister lives in …" replaces
+    the first: the verb (or the rest's first word); in Japanese and Korean, where the
+    verb ends the clause, its last characters."""
+    verb = groups.get("verb")
+    if verb:
+        rest = (groups.get("value") or "").split()
+        # "is a nurse" and "is married" are two facts; "is a doctor" replaces "is a nurse".
+        if verb.casefold() in ("is", "are", "was", "has") and len(rest) > 1:
+            return f"{verb} {rest[1]}"
+        return verb
+    rest = groups.get("rest") or groups.get("value", "")
+    if script in ("kana", "hangul"):
+        return rest[-3:]
+    words = rest.split()
+    return words[0] if words else ""
+
+
+_CACHE: dict[tuple[str, str], re.Pattern[str]] = {}
+
+
+def _compiled(code: str, name: str, pattern: str, flags: int) -> re.Pattern[str]:
+    key = (code, name)
+    if key not in _CACHE:
+        _CACHE[key] = re.compile(pattern or r"(?!x)x", flags)
+    return _CACHE[key]

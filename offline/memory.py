@@ -1,0 +1,577 @@
+"""The offline memory pass: DESIGN 2.2 applied with deterministic patterns.
+
+Given the saved lines and the latest turns, return the whole rewritten list:
+
+1. Re-check every saved line against the rules; drop the ones that break them (facts
+   about Whizi, orders to the assistant not labelled as an asked-for standing
+   preference, injected instructions, recorded questions, temporary states) and fold
+   repeated lines and two versions of a one-value fact (name, home, job).
+2. Read only the user's turns, sentence by sentence, clause by clause:
+   - a scene detail is never kept; a story-scoped statement ("in this alternate-universe
+     story, Mira's eyes are green") is kept as its own line beside the default profile;
+   - a correction ("not blue — green") rewrites the one line it names;
+   - "remember …" stores what was asked (health and money included); "remember that"
+     stores the user's previous statement; "forget …" removes the matching line;
+   - "make Mira's eyes green from now on" recolours the one line about Mira;
+   - otherwise a fact rule may read the clause: a fact fills a slot (name, home, a
+     relative's birthday …) and replaces the line already in that slot; news about
+     someone a line names ("Zoë just turned 5") is added to that line.
+   A statement before a question in the same sentence is read; the question is not.
+   Questions, hypotheticals, jokes, temporary states, opinions about Whizi, health and
+   money (unless asked) are never kept. In a voice transcript a garbled sentence is
+   skipped, and a slot given two different values is left as it was (DESIGN 2.2).
+3. Nothing changed: the saved list comes back exactly as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from memory.lines import line_key
+from offline.languages import LANGUAGES, Fact, Language, candidates_for, language_for
+from offline.text import (
+    MAX_SENTENCE_CHARS,
+    detect_language,
+    is_question,
+    looks_garbled,
+    looks_like_name,
+    script_of,
+    split_sentences,
+    tidy,
+    without_fillers,
+)
+
+
+@dataclass(frozen=True)
+class Entry:
+    line: str
+    slot: str | None = None
+    kind: str | None = None
+    origin: int = 0  # the statement it came from; 0 for a saved line
+    value: str = ""
+
+
+@dataclass
+class _Statement:
+    """Consecutive plain clauses: what "remember that" and "forget that" refer to."""
+
+    id: int
+    clauses: list[tuple[str, Language, bool]]
+    before: list[Entry]  # the list before it, so "just kidding" can undo it
+
+
+def classify(line: str) -> Fact | None:
+    """Read a saved line with the same rules that read statements."""
+    if len(line) > MAX_SENTENCE_CHARS:
+        return None
+    for language in candidates_for(line):
+        facts = language.facts(line, reading_line=True)
+        if facts:
+            return facts[0]
+    return None
+
+
+_ONE_VALUE_SLOTS = frozenset({"name", "nickname", "home", "origin", "work:role", "work:place", "study",
+                              "rel:status", "speaks"})
+
+
+def _one_value(slot: str) -> bool:
+    return slot in _ONE_VALUE_SLOTS or slot.startswith("self:")
+
+
+def _any_language(name: str, text: str) -> bool:
+    """Facts about Whizi and injected instructions are refused in every language."""
+    return any(language.has(name, text) for language in LANGUAGES.values())
+
+
+def _is_standing_label(line: str) -> bool:
+    return any(line.startswith(language.standing_label.strip()) for language in LANGUAGES.values())
+
+
+def breaks_rules(line: str) -> bool:
+    """A saved line that no pass may keep (DESIGN 2.2, "re-checks every existing line")."""
+    if len(line) > MAX_SENTENCE_CHARS:
+        return False  # too long to read reliably; compaction and the trim handle its size
+    if _any_language("app", line) or _any_language("injection", line):
+        return True
+    # A saved line is short, so its language may be unclear: check every table that
+    # can read its script.
+    languages = candidates_for(line)
+    if any(language.has("directive", line) for language in languages) and not _is_standing_label(line):
+        return True
+    if is_question(line) or any(language.has("temporary", line) or language.has("asked", line)
+                                for language in languages):
+        return True
+    fact = classify(line)
+    return bool(fact and fact.kind in ("like", "dislike", "preference")
+                and LANGUAGES[fact.language].has("passing", fact.value))
+
+
+class MemoryRewrite:
+    def __init__(self, existing: list[str], *, voice: bool = False) -> None:
+        self.voice = voice
+        self.entries: list[Entry] = []
+        for line in existing:
+            if not line_key(line) or breaks_rules(line):
+                continue
+            fact = classify(line)
+            # Two saved lines for a one-value fact fold into the later one; other saved
+            # lines may share a slot by wording alone ("Sister is …"), so they all stay.
+            self._upsert(Entry(line=line, slot=fact.slot if fact else None, kind=fact.kind if fact else None,
+                               value=fact.value if fact else ""), fold=bool(fact and _one_value(fact.slot)))
+        self.saved = list(self.entries)
+        self._next_id = 0
+        self._open: _Statement | None = None
+        self._last: _Statement | None = None
+        self._voice_seen: dict[str, str] = {}
+        self._blocked: set[str] = set()
+        self._correcting = False
+
+    # -- the whole pass ---------------------------------------------------------------
+
+    def read_turn(self, text: str) -> None:
+        turn_language = language_for(text)
+        greeting = False
+        for sentence in split_sentences(text):
+            language = self._language(sentence, turn_language)
+            if language.has("greeting", sentence):
+                greeting = True
+            self._read_sentence(sentence, language, greeting)
+        self._close()
+
+    def lines(self) -> list[str]:
+        return [entry.line for entry in self.entries]
+
+    # -- sentences and clauses --------------------------------------------------------
+
+    @staticmethod
+    def _language(sentence: str, turn_language: Language) -> Language:
+        code = detect_language(sentence)
+        # A short Latin sentence ("Ingat ya") reads as English; trust the turn instead.
+        if code == "en" and turn_language.script == "latin":
+            return turn_language
+        return LANGUAGES[code]
+
+    def _read_sentence(self, sentence: str, language: Language, greeting: bool) -> None:
+        if len(sentence) > MAX_SENTENCE_CHARS or self.voice and looks_garbled(sentence):
+            return
+        if self.voice:
+            sentence = without_fillers(sentence)
+        question = is_question(sentence)
+        self._correcting = language.has("correcting", tidy(sentence))
+        body = language.strip_lead_in(tidy(sentence))
+        if not body:
+            return
+        if not question and not self._request(body, language):
+            if language.has("scene", body):
+                # A detail from one scene never becomes a trait (seed 004); it is only
+                # kept if the user then asks for it to be remembered.
+                self._note(body, language, greeting)
+                return
+            if language.has("story", body):
+                self._note(body, language, greeting)
+                self._scoped(body, language)
+                return
+            for correction in language.rx_list("corrections"):
+                match = correction.search(body)
+                if not match:
+                    continue
+                if self._correct(match.group("old"), match.group("new"), body, language):
+                    self._note(body, language, greeting)
+                    return
+                # Nothing saved to correct: read it as a plain statement of the new value.
+                body = tidy(body[: match.start()] + " " + match.group("new"))
+                break
+            else:
+                if (self._correcting or language.has("standing", body)) and self._recolour(body, language):
+                    self._note(body, language, greeting)
+                    return
+        if question:
+            # "I live in Hanoi — any good cafés nearby?": a statement may come before the
+            # question; the asking part itself is never a fact.
+            parts = [part for part in _QUESTION_PARTS.split(body) if part.strip()]
+            for part in parts[:-1]:
+                if not (language.has("question", part) or language.has("hypothetical", part)):
+                    for clause in language.clauses(part):
+                        self._read_clause(language.strip_lead_in(clause), language, greeting, False)
+            body = parts[-1] if parts else body
+        for clause in language.clauses(body):
+            self._read_clause(language.strip_lead_in(clause), language, greeting, question)
+
+    def _request(self, body: str, language: Language) -> bool:
+        return self._match(language, "remember", body) is not None or self._match(
+            language, "forget", body) is not None
+
+    def _read_clause(self, clause: str, language: Language, greeting: bool, question: bool) -> None:
+        if not clause:
+            return
+        asks = not question or (language.code == "en" and re.match(r"(?:can|could|will|would)\s+you\b",
+                                                                     clause, re.IGNORECASE))
+        if asks:
+            content = self._match(language, "remember", clause)
+            if content is not None:
+                self._remember(content, language)
+                return
+            content = self._match(language, "forget", clause)
+            if content is not None:
+                self._forget(content, language)
+                return
+        if question or language.has("question", clause) or language.has("hypothetical", clause):
+            return
+        if language.has("joke", clause):
+            # "Just kidding" takes back the statement before it; a joke is never kept.
+            if not self._facts(clause, language, greeting):
+                self._undo_last()
+            return
+        statement = self._note(clause, language, greeting)
+        if language.has("temporary", clause):
+            return
+        facts = self._facts(clause, language, greeting)
+        for fact in facts:
+            self._add(fact, clause=clause, explicit=False, origin=statement.id)
+        if not facts and not (language.has("health", clause) or language.has("money", clause)
+                              or _any_language("app", clause)):
+            self._fold_about_known(clause, language)
+
+    # -- statements ("remember that", "forget that", "just kidding") -----------------
+
+    def _note(self, clause: str, language: Language, greeting: bool) -> _Statement:
+        if self._open is None:
+            self._next_id += 1
+            self._open = _Statement(id=self._next_id, clauses=[], before=list(self.entries))
+        self._open.clauses.append((clause, language, greeting))
+        return self._open
+
+    def _close(self) -> None:
+        if self._open is not None and self._open.clauses:
+            self._last = self._open
+        self._open = None
+
+    def _previous(self) -> _Statement | None:
+        self._close()
+        return self._last
+
+    def _undo_last(self) -> None:
+        previous = self._previous()
+        if previous is not None:
+            self.entries = list(previous.before)
+            self._last = None
+
+    # -- requests ---------------------------------------------------------------------
+
+    @staticmethod
+    def _match(language: Language, kind: str, clause: str) -> str | None:
+        for pattern in language.rx_list(kind):
+            match = pattern.match(clause)
+            if match:
+                return tidy(match.group("content") or "")
+        return None
+
+    @staticmethod
+    def _anaphoric(content: str, language: Language) -> bool:
+        return bool(language.rx("anaphora").fullmatch(content))
+
+    def _remember(self, content: str, language: Language) -> None:
+        if self._anaphoric(content, language):
+            previous = self._previous()
+            if previous is None:
+                return
+            for clause, clause_language, _greeting in previous.clauses:
+                self._store_as_asked(clause, clause_language, previous.id)
+            return
+        self._close()
+        content = tidy(language.rx("complement").sub("", content, count=1))
+        instruction = language.instruction and language.rx("instruction").match(content)
+        if instruction:
+            content = content[instruction.end():]
+            if not language.has("standing", content):
+                return
+            content = language.standing_label + content
+        if not content:
+            return
+        content_language = self._language(content, language)
+        statement = None
+        for sentence in split_sentences(content):
+            for clause in content_language.clauses(content_language.strip_lead_in(tidy(sentence))):
+                statement = self._note(clause, content_language, True)
+                self._store_as_asked(clause, content_language, statement.id)
+        self._close()
+
+    def _store_as_asked(self, clause: str, language: Language, origin: int) -> None:
+        """An explicit request: a fact rule if one reads it, else the user's own words."""
+        if is_question(clause) or language.has("question", clause):
+            return
+        facts = self._facts(clause, language, greeting=True)
+        if facts:
+            for fact in facts:
+                self._add(fact, clause=clause, explicit=True, origin=origin)
+            return
+        line = language.about_user(clause)
+        if not line or len(line) > 200 or language.has("greeting", line) and len(line.split()) <= 2:
+            return
+        note = Fact(kind="note", slot="note:" + line_key(line), line=line, value=line, frame=line,
+                    language=language.code)
+        self._add(note, clause=clause, explicit=True, origin=origin)
+
+    def _forget(self, content: str, language: Language) -> None:
+        content = tidy(content)
+        if language.rx("forget_everything").fullmatch(content):
+            self.entries = []
+            return
+        if self._anaphoric(content, language):
+            previous = self._previous()
+            if previous is None:
+                return
+            removed = self._remove(lambda entry: entry.origin == previous.id)
+            if not removed:
+                slots = {fact.slot for clause, lang, greet in previous.clauses
+                         for fact in self._facts(clause, lang, True)}
+                self._remove(lambda entry: entry.slot in slots)
+            return
+        self._close()
+        # "forget that I have a dog — we rehomed him": the part before the reason names it.
+        content = tidy(language.rx("complement").sub("", content, count=1))
+        content = tidy(re.split(r"\s*[—–;:]\s*|,\s+|\s+(?:because|since|as)\s+", content)[0])
+        slots = {fact.slot for clause in language.clauses(content)
+                 for fact in self._facts(clause, language, True)}
+        if slots and self._remove(lambda entry: entry.slot in slots):
+            return
+        words = self._forget_words(content, language)
+        if words:
+            self._remove(lambda entry: all(_mentions(entry.line, word) for word in words))
+
+    @staticmethod
+    def _forget_words(content: str, language: Language) -> list[str]:
+        filler = re.compile(rf"(?:{language.filler})", language.flags)
+        if language.script in ("han", "kana"):
+            parts = [part.strip() for part in filler.split(content) if part.strip()]
+            # One character can be the whole subject ("猫のことは忘れて": forget the cat).
+            return [part for part in parts if len(part) >= 2] or parts
+        words = []
+        for word in re.findall(r"[^\W_]+(?:['’][^\W_]+)?", content):
+            word = re.sub(r"(?:['’]s)$", "", word)
+            if language.script == "hangul":
+                word = re.sub(r"(?:을|를|은|는|이|가|의|에서|에|도)$", "", word)
+            if len(word) >= 2 and not filler.fullmatch(word):
+                words.append(word)
+        return words
+
+    def _remove(self, condition) -> bool:
+        kept = [entry for entry in self.entries if not condition(entry)]
+        removed = len(kept) != len(self.entries)
+        self.entries = kept
+        return removed
+
+    # -- corrections and scope --------------------------------------------------------
+
+    def _correct(self, old: str, new: str, body: str, language: Language) -> bool:
+        """Replace the old value in the one line it belongs to; touch nothing else."""
+        old, new = tidy(old), tidy(new)
+        if not old or not new or old.casefold() == new.casefold():
+            return False
+        pairs = [(old, new)]
+        if language.script != "latin":
+            # "蓝色"/"파란색" may be saved as "蓝眼睛"/"파란 눈": try the stem too.
+            pairs.append((re.sub(r"(?:色|색)$", "", old), re.sub(r"(?:色|색)$", "", new)))
+        for old_value, new_value in pairs:
+            if not old_value:
+                continue
+            found = [i for i, entry in enumerate(self.entries) if _mentions(entry.line, old_value)]
+            if len(found) > 1:
+                # Several lines hold the old value: the one sharing most words with the
+                # sentence ("Mira's eyes: …") is meant; a tie is left alone.
+                subject = _subject_words(body, {old_value, new_value}, language)
+                scores = {i: sum(_mentions(self.entries[i].line, w) for w in subject) for i in found}
+                best = max(scores.values())
+                found = [i for i in found if scores[i] == best] if best else []
+            if len(found) != 1:
+                continue
+            index = found[0]
+            line = _replace_word(self.entries[index].line, old_value, new_value)
+            fact = classify(line)
+            self.entries[index] = replace(self.entries[index], line=line, slot=fact.slot if fact else None,
+                                          kind=fact.kind if fact else None)
+            return True
+        return False
+
+    def _recolour(self, body: str, language: Language) -> bool:
+        """"Actually, make Mira's eyes green from now on": the one line about Mira that
+        holds another colour takes the new one."""
+        if not language.colours:
+            return False
+        colours = language.rx("colours")
+        named = {m.group(0).casefold() for m in colours.finditer(body)}
+        if len(named) != 1:
+            return False
+        new = colours.search(body).group(0)
+        subject = _subject_words(body, {new}, language)
+        scores = {}
+        for index, entry in enumerate(self.entries):
+            held = [m.group(0) for m in colours.finditer(entry.line) if m.group(0).casefold() not in named]
+            if len(held) == 1:
+                scores[index] = (sum(_mentions(entry.line, word) for word in subject), held[0])
+        best = max((score for score, _old in scores.values()), default=0)
+        chosen = [index for index, (score, _old) in scores.items() if score == best]
+        if best == 0 or len(chosen) != 1:
+            return False
+        index = chosen[0]
+        line = _replace_word(self.entries[index].line, scores[index][1], new)
+        self.entries[index] = replace(self.entries[index], line=line)
+        return True
+
+    def _fold_about_known(self, clause: str, language: Language) -> bool:
+        """"Zoë just turned 5" when a saved line names Zoë: add it to that line."""
+        match = _KNOWN_SUBJECT.match(clause)
+        if not match or language.script != "latin":
+            return False
+        holders = [i for i, entry in enumerate(self.entries) if _mentions(entry.line, match.group("who"))]
+        if len(holders) != 1:
+            return False
+        entry = self.entries[holders[0]]
+        line = f"{entry.line}; {clause}"
+        if len(line) > 2 * 80 or _mentions(entry.line, clause):
+            return False
+        self.entries[holders[0]] = replace(entry, line=line)
+        return True
+
+    def _scoped(self, body: str, language: Language) -> None:
+        """Keep a story-scoped statement as its own line when it is about someone or
+        something already remembered; it never replaces the default line."""
+        scope = language.rx("story").search(body)
+        rest = body[: scope.start()] + body[scope.end():] if scope else body
+        subject = _subject_words(rest, set(), language)
+        if not any(_mentions(entry.line, word) for entry in self.entries for word in subject):
+            return
+        if _any_language("app", body) or _any_language("injection", body):
+            return
+        self._upsert(Entry(line=body, slot="scoped:" + line_key(body), kind="scoped", origin=self._next_id))
+
+    # -- adding facts -----------------------------------------------------------------
+
+    @staticmethod
+    def _facts(clause: str, language: Language, greeting: bool) -> list[Fact]:
+        for candidate in [language] + [c for c in candidates_for(clause) if c is not language]:
+            facts = candidate.facts(clause, greeting=greeting)
+            if facts:
+                return facts
+        return []
+
+    def _add(self, fact: Fact, *, clause: str, explicit: bool, origin: int) -> None:
+        language = LANGUAGES[fact.language]
+        text = f"{clause}\n{fact.line}"
+        if _any_language("app", text) or _any_language("injection", text):
+            return
+        if not explicit and (language.has("health", text) or language.has("money", text)):
+            return
+        if language.has("joke", text):
+            return  # a joke or an experiment, even when asked ("remember: always talk like a pirate")
+        if fact.kind in ("like", "dislike", "preference") and language.has("passing", fact.value):
+            return
+        line = fact.line
+        if language.has("style", text):
+            # A reply-style rule is kept only when explicitly asked for as a standing
+            # preference, and then labelled as one (never as a bare instruction).
+            if not (explicit and language.has("standing", text)):
+                return
+            if not _is_standing_label(line):
+                first = line[:1].lower() if language.script == "latin" else line[:1]
+                line = language.standing_label + first + line[1:]
+            fact = replace(fact, slot="pref:" + line_key(line))
+        if self.voice and not self._voice_ok(fact):
+            return
+        self._upsert(Entry(line=line, slot=fact.slot, kind=fact.kind, origin=origin, value=fact.value))
+
+    def _voice_ok(self, fact: Fact) -> bool:
+        """Speech recognition mishears: a name must be clearly written, and a slot that
+        hears two different values in one session is left as it was (DESIGN 2.2)."""
+        if fact.kind in ("name", "nickname") and script_of(fact.value) == "latin" and not looks_like_name(
+                fact.value, cased=True):
+            return False
+        if fact.slot in self._blocked:
+            return False
+        heard = self._voice_seen.get(fact.slot)
+        if heard is not None and heard != line_key(fact.line) and not self._correcting:
+            self._blocked.add(fact.slot)
+            self.entries = [e for e in self.entries if e.slot != fact.slot] + [
+                e for e in self.saved if e.slot == fact.slot]
+            return False
+        self._voice_seen[fact.slot] = line_key(fact.line)
+        return True
+
+    def _upsert(self, entry: Entry, *, fold: bool = True) -> None:
+        """Fold: the same line is kept once; a fact in a taken slot replaces that line
+        where it stands."""
+        key = line_key(entry.line)
+        for index, existing in enumerate(self.entries):
+            if line_key(existing.line) == key:
+                if entry.origin:
+                    self.entries[index] = replace(existing, origin=entry.origin)
+                return
+        if entry.slot and fold:
+            for index, existing in enumerate(self.entries):
+                if existing.slot != entry.slot:
+                    continue
+                if existing.kind == entry.kind and entry.value and _mentions(existing.line, entry.value):
+                    # The saved line already says this ("User lives in Hanoi, Vietnam"):
+                    # keep its wording rather than rewrite it.
+                    self.entries[index] = replace(existing, origin=entry.origin or existing.origin)
+                    return
+                self.entries[index] = entry
+                self.entries = [e for i, e in enumerate(self.entries) if i == index or e.slot != entry.slot]
+                return
+        self.entries.append(entry)
+
+
+_QUESTION_PARTS = re.compile(r"\s*[—–;；]\s*|\s*[,，、]\s*")
+
+# A sentence about someone by name, with a verb that states something lasting.
+_KNOWN_SUBJECT = re.compile(
+    r"(?P<who>(?-i:[A-Z][\w'’-]+))\s+(?:just\s+|now\s+|also\s+|really\s+)?(?:turned|turns|is\s+(?=\d)"
+    r"|loves|likes|hates|lives\s+in|works\s+(?:as|at|for)|studies|plays|has\s+(?:an?|two|three|\d))\b",
+    re.IGNORECASE,
+)
+
+
+def _mentions(line: str, word: str) -> bool:
+    """Does a line contain this word (whole words in Latin script, substrings in CJK)?"""
+    word = word.casefold()
+    line = line.casefold()
+    if script_of(word) != "latin":
+        return word in line
+    return bool(re.search(rf"(?<![\w]){re.escape(word)}(?:s|es|['’]s)?(?![\w])", line))
+
+
+def _replace_word(line: str, old: str, new: str) -> str:
+    if script_of(old) != "latin":
+        return line.replace(old, new, 1)
+    return re.sub(rf"(?<![\w]){re.escape(old)}(?![\w])", new, line, count=1, flags=re.IGNORECASE)
+
+
+def _subject_words(text: str, exclude: set[str], language: Language) -> list[str]:
+    """The words that say who or what a sentence is about: capitalised or long words in
+    Latin script, two-character runs in CJK."""
+    excluded = {w.casefold() for w in exclude}
+    filler = re.compile(rf"(?:{language.filler})", language.flags)
+    if language.script == "latin":
+        words = [w for w in re.findall(r"[^\W\d_]+", text)
+                 if (w[:1].isupper() or len(w) >= 4) and w.casefold() not in excluded
+                 and not filler.fullmatch(w)]
+        return words
+    words = [w for w in re.findall(r"[A-Za-z]{2,}", text) if w.casefold() not in excluded]
+    for run in re.findall(r"[^\W\d_A-Za-z]+", text):
+        for ex in excluded:
+            run = run.replace(ex, " ")
+        for part in run.split():
+            words += [part[i:i + 2] for i in range(len(part) - 1)]
+    return words
+
+
+def rewrite_memory(existing: list[str], turns: list[tuple[str, str]], *, source: str = "chat") -> list[str]:
+    """The whole rewritten list for one pass."""
+    rewrite = MemoryRewrite(existing, voice=source == "voice")
+    for role, text in turns:
+        if role == "user":
+            rewrite.read_turn(text)
+    lines = rewrite.lines()
+    return list(existing) if lines == list(existing) else lines

@@ -1,0 +1,80 @@
+"""Personas and their data for the account lifecycle tests.
+
+- guest: a visitor with no account, known only by the guest id in their session.
+- user: an account; after signup or login it holds what its guest had.
+- planter: someone who plants their own session cookie in another person's browser;
+  may never read or write the account that browser signs in to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from accounts.models import Guest
+from accounts.owner import GUEST_SESSION_KEY, Owner
+from chat.models import Conversation, Message, Project, VoiceSession, VoiceTurn
+from memory.models import Memory, MemoryPass
+from memory.tokens import count_list_tokens
+
+PASSWORD = "a-long-pass-phrase"
+
+
+@dataclass
+class GuestHistory:
+    guest: Guest | None
+    owner: Owner
+    conversation: Conversation
+    project: Project
+    voice_session: VoiceSession
+    queued_pass: MemoryPass
+
+
+def give_memory(owner: Owner, lines: list[str], **extra) -> Memory:
+    return Memory.objects.create(
+        **owner.lookup, lines=lines, tokens=count_list_tokens(lines), version=3, **extra
+    )
+
+
+def give_history(owner: Owner, *, facts: list[str] | None = None) -> GuestHistory:
+    """A project, a conversation with messages, a voice session and a queued pass."""
+    project = Project.objects.create(**owner.lookup, name="Thesis")
+    conversation = Conversation.objects.create(
+        **owner.lookup, project=project, title="Hello", model="whizi/offline"
+    )
+    Message.objects.create(conversation=conversation, role="user", content="My name is Mai.")
+    reply = Message.objects.create(conversation=conversation, role="assistant", content="Hi Mai!")
+    session = VoiceSession.objects.create(**owner.lookup)
+    VoiceTurn.objects.create(session=session, role="user", text="I live in Hanoi.")
+    queued = MemoryPass.objects.create(
+        **owner.lookup, trigger=MemoryPass.Trigger.REQUEST, through_message_id=reply.pk
+    )
+    if facts is not None:
+        give_memory(owner, facts)
+    guest = Guest.objects.get(pk=owner.guest_id) if owner.is_guest else None
+    return GuestHistory(guest, owner, conversation, project, session, queued)
+
+
+def guest_of(client: Client) -> Owner:
+    """Start a guest session in this browser (the home page creates the guest)."""
+    client.get("/")
+    return Owner(guest_id=Guest.objects.get(pk=client.session[GUEST_SESSION_KEY]).pk)
+
+
+def sign_up(client: Client, email: str):
+    response = client.post(
+        "/accounts/signup/", {"email": email, "password1": PASSWORD, "password2": PASSWORD}
+    )
+    assert response.status_code == 302, response.content[:500]
+    return get_user_model().objects.get(email=email)
+
+
+def log_in(client: Client, email: str):
+    response = client.post("/accounts/login/", {"login": email, "password": PASSWORD})
+    assert response.status_code == 302, response.content[:500]
+
+
+def make_user(email: str):
+    return get_user_model().objects.create_user(email.split("@")[0], email, PASSWORD)

@@ -1,0 +1,171 @@
+"""A guest who signs up brings everything into the new account, exactly once."""
+
+import pytest
+from django.conf import settings
+
+from accounts.models import Guest, Preference
+from accounts.owner import GUEST_SESSION_KEY, Owner
+from chat.models import Conversation, Message, Project, VoiceSession
+from lifecycle.guest_merge import guest_merge_into_user
+from memory.models import Memory, MemoryPass
+from memory.tokens import count_list_tokens
+from tests.lifecycle.helpers import give_history, give_memory, make_user, sign_up
+
+pytestmark = pytest.mark.django_db
+
+
+def test_signup_moves_the_guests_facts_chats_projects_voice_and_passes(guest_browser):
+    browser, guest = guest_browser
+    history = give_history(guest, facts=["Name is Mai", "Has a cat called Miso"])
+    Preference.objects.create(guest_id=guest.guest_id, language="vi")
+
+    user = sign_up(browser, "mai@example.com")
+
+    account = Owner(user_id=user.pk)
+    memory = Memory.objects.get(user=user)
+    assert memory.lines == ["Name is Mai", "Has a cat called Miso"]
+    assert memory.tokens == count_list_tokens(memory.lines)
+    assert list(Conversation.objects.for_owner(account)) == [history.conversation]
+    assert history.conversation.messages.count() == 2
+    assert list(Project.objects.for_owner(account)) == [history.project]
+    assert list(VoiceSession.objects.for_owner(account)) == [history.voice_session]
+    assert Preference.objects.get(user=user).language == "vi"
+    # The pass queued for the guest now belongs to the account, still queued.
+    queued = MemoryPass.objects.get(pk=history.queued_pass.pk)
+    assert (queued.user_id, queued.guest_id, queued.status) == (user.pk, None, "queued")
+    # The guest copy is gone, memory row included, and the session forgot it.
+    assert not Guest.objects.filter(pk=guest.guest_id).exists()
+    assert not Memory.objects.filter(guest_id=guest.guest_id).exists()
+    assert GUEST_SESSION_KEY not in browser.session
+
+
+def test_after_signup_the_browser_is_the_account_not_a_new_guest(guest_browser):
+    browser, guest = guest_browser
+    give_history(guest, facts=["Name is Mai"])
+    sign_up(browser, "mai@example.com")
+
+    browser.get("/")
+
+    assert Guest.objects.count() == 0
+
+
+def test_merging_keeps_the_accounts_wording_and_drops_repeated_facts(guest_browser):
+    _, guest = guest_browser
+    user = make_user("mai@example.com")
+    give_memory(Owner(user_id=user.pk), ["Name is Mai", "Likes iced coffee"])
+    give_memory(guest, ["- likes ICED coffee", "Runs on Sundays", "name is mai"])
+
+    result = guest_merge_into_user(guest_id=guest.guest_id, user_id=user.pk)
+
+    assert Memory.objects.get(user=user).lines == ["Name is Mai", "Likes iced coffee", "Runs on Sundays"]
+    assert result.facts_added == 1
+    assert result.facts_total == 3
+
+
+def test_merging_bumps_the_accounts_version_so_a_pass_in_flight_re_runs(guest_browser):
+    _, guest = guest_browser
+    user = make_user("mai@example.com")
+    before = give_memory(Owner(user_id=user.pk), ["Name is Mai"])
+    give_memory(guest, ["Runs on Sundays"])
+
+    guest_merge_into_user(guest_id=guest.guest_id, user_id=user.pk)
+
+    # A pass that read the account's list before the merge saves with the version it
+    # read: its compare-and-swap now misses, so it cannot overwrite the merged list.
+    stale_save = Memory.objects.filter(user=user, version=before.version).update(lines=["Name is Mai"])
+    assert stale_save == 0
+    assert Memory.objects.get(user=user).lines == ["Name is Mai", "Runs on Sundays"]
+
+
+def test_a_guest_with_nothing_remembered_leaves_the_accounts_memory_untouched(guest_browser):
+    _, guest = guest_browser
+    user = make_user("mai@example.com")
+    before = give_memory(Owner(user_id=user.pk), ["Name is Mai"])
+
+    guest_merge_into_user(guest_id=guest.guest_id, user_id=user.pk)
+
+    after = Memory.objects.get(user=user)
+    assert (after.lines, after.version) == (["Name is Mai"], before.version)
+
+
+def test_a_merge_over_the_cap_is_stored_within_it_and_queues_a_compaction_pass(
+    guest_browser, django_capture_on_commit_callbacks
+):
+    _, guest = guest_browser
+    user = make_user("mai@example.com")
+    account_lines = [f"Account fact {i}: a standing preference kept for a long while" for i in range(70)]
+    guest_lines = [f"Guest fact {i}: something shared while trying Whizi out today" for i in range(70)]
+    give_memory(Owner(user_id=user.pk), account_lines)
+    give_memory(guest, guest_lines)
+    assert count_list_tokens(account_lines + guest_lines) > settings.WHIZI_MEMORY_MAX_TOKENS
+
+    with django_capture_on_commit_callbacks() as published:
+        result = guest_merge_into_user(guest_id=guest.guest_id, user_id=user.pk)
+
+    memory = Memory.objects.get(user=user)
+    assert memory.tokens == count_list_tokens(memory.lines) <= settings.WHIZI_MEMORY_MAX_TOKENS
+    assert memory.lines[:70] == account_lines  # the account's own facts are kept first
+    assert result.facts_trimmed > 0
+    compaction = MemoryPass.objects.get(pk=result.compaction_pass_id)
+    assert (compaction.user_id, compaction.trigger, compaction.status) == (user.pk, "merge", "queued")
+    assert len(published) == 1  # published to the worker only once the merge committed
+
+
+def test_a_merge_within_the_cap_queues_no_pass(guest_browser, django_capture_on_commit_callbacks):
+    _, guest = guest_browser
+    user = make_user("mai@example.com")
+    give_memory(guest, ["Name is Mai"])
+
+    with django_capture_on_commit_callbacks() as published:
+        result = guest_merge_into_user(guest_id=guest.guest_id, user_id=user.pk)
+
+    assert result.compaction_pass_id is None
+    assert published == []
+    assert not MemoryPass.objects.filter(trigger="merge").exists()
+
+
+def test_the_merge_happens_exactly_once(guest_browser):
+    _, guest = guest_browser
+    give_history(guest, facts=["Name is Mai"])
+    user = make_user("mai@example.com")
+
+    first = guest_merge_into_user(guest_id=guest.guest_id, user_id=user.pk)
+    second = guest_merge_into_user(guest_id=guest.guest_id, user_id=user.pk)
+
+    assert first is not None and second is None
+    assert Memory.objects.get(user=user).lines == ["Name is Mai"]
+    assert Conversation.objects.filter(user=user).count() == 1
+
+
+def test_a_guest_that_cleared_memory_keeps_the_later_clear_time(guest_browser):
+    from django.utils import timezone
+
+    _, guest = guest_browser
+    user = make_user("mai@example.com")
+    give_memory(Owner(user_id=user.pk), ["Name is Mai"])
+    cleared = timezone.now()
+    give_memory(guest, [], cleared_at=cleared, epoch=1)
+
+    guest_merge_into_user(guest_id=guest.guest_id, user_id=user.pk)
+
+    # Passes over the moved conversations must not re-read what the guest cleared.
+    assert Memory.objects.get(user=user).cleared_at == cleared
+
+
+def test_the_accounts_own_preferences_win_and_the_guests_fill_the_gaps(guest_browser):
+    _, guest = guest_browser
+    user = make_user("mai@example.com")
+    Preference.objects.create(user=user, language="ja")
+    Preference.objects.create(guest_id=guest.guest_id, language="vi", chat_model="whizi/offline")
+
+    guest_merge_into_user(guest_id=guest.guest_id, user_id=user.pk)
+
+    preference = Preference.objects.get(user=user)
+    assert (preference.language, preference.chat_model) == ("ja", "whizi/offline")
+    assert Preference.objects.count() == 1
+
+
+def test_a_signup_without_a_guest_session_creates_nothing(client):
+    user = sign_up(client, "new@example.com")
+    assert not Memory.objects.filter(user=user).exists()
+    assert Message.objects.count() == 0

@@ -1,0 +1,138 @@
+"""The JSON API's one answer shape for a refusal, and the view plumbing around it.
+
+Every refusal on /api/ is `{"error": {"title", "message", ...}}` with its status: a wrong
+method, a body that is not a JSON object, an id that is not yours, a rate limit, a
+failed model call, a missing page, a server error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, RawPostDataException
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import ensure_csrf_cookie
+
+
+class ApiError(Exception):
+    """A refusal the client is told about as JSON; nothing was changed."""
+
+    def __init__(self, status: int, title: object, message: object, *,
+                 headers: dict[str, str] | None = None, **extra: object) -> None:
+        super().__init__(str(message))
+        self.status = status
+        self.title = str(title)
+        self.message = str(message)
+        self.headers = headers or {}
+        self.extra = extra
+
+    def response(self) -> JsonResponse:
+        return json_error(self.status, self.title, self.message, headers=self.headers, **self.extra)
+
+
+def json_error(status: int, title: object, message: object, *,
+               headers: dict[str, str] | None = None, **extra: object) -> JsonResponse:
+    response = JsonResponse({"error": {"title": str(title), "message": str(message), **extra}},
+                            status=status)
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return response
+
+
+def is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def method_not_allowed(methods: tuple[str, ...]) -> JsonResponse:
+    allowed = ", ".join(methods)
+    return json_error(405, _("Method not allowed"),
+                      _("Use %(methods)s for this address.") % {"methods": allowed},
+                      headers={"Allow": allowed})
+
+
+def not_found() -> JsonResponse:
+    return json_error(404, _("Not found"), _("Nothing with that id belongs to you."))
+
+
+def api_view(*methods: str) -> Callable:
+    """JSON for every refusal of a sync or async view: wrong method, ApiError, Http404.
+    Sets the csrftoken cookie, which the app reads before its first unsafe request."""
+
+    def decorator(view: Callable[..., Any]) -> Callable[..., Any]:
+        if asyncio.iscoroutinefunction(view):
+
+            @functools.wraps(view)
+            async def async_wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+                if request.method not in methods:
+                    return method_not_allowed(methods)
+                try:
+                    return await view(request, *args, **kwargs)
+                except ApiError as exc:
+                    return exc.response()
+                except Http404:
+                    return not_found()
+
+            return ensure_csrf_cookie(async_wrapper)
+
+        @functools.wraps(view)
+        def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+            if request.method not in methods:
+                return method_not_allowed(methods)
+            try:
+                return view(request, *args, **kwargs)
+            except ApiError as exc:
+                return exc.response()
+            except Http404:
+                return not_found()
+
+        return ensure_csrf_cookie(wrapper)
+
+    return decorator
+
+
+def _unsupported() -> ApiError:
+    return ApiError(415, _("Unsupported content type"),
+                    _("Send JSON with the header Content-Type: application/json."))
+
+
+def _too_large() -> ApiError:
+    return ApiError(413, _("Request too large"), _("The request body is too large."))
+
+
+def json_body(request: HttpRequest, *, required: bool, max_bytes: int) -> dict[str, object]:
+    """The request's JSON object; `{}` for an empty body where nothing is required.
+    Raises ApiError (413, 415 or 400) for anything else."""
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > max_bytes:
+        raise _too_large()
+    if length and request.content_type != "application/json":
+        raise _unsupported()
+    try:
+        body = request.body
+    except RequestDataTooBig:
+        raise _too_large() from None
+    except RawPostDataException:
+        raise _unsupported() from None  # a form body, already read as form data
+    if len(body) > max_bytes:
+        raise _too_large()
+    if not body.strip():
+        if required:
+            raise ApiError(400, _("Invalid request"), _("Send a JSON object in the request body."))
+        return {}
+    if request.content_type != "application/json":
+        raise _unsupported()
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, _("Invalid request"), _("The request body is not valid JSON.")) from None
+    if not isinstance(data, dict):
+        raise ApiError(400, _("Invalid request"), _("Send a JSON object in the request body."))
+    return data
