@@ -1,4 +1,4 @@
-"""The JSON API for conversations, messages and voice sessions (docs/DESIGN.md, "HTTP contract").
+"""The JSON API for conversations, messages and voice sessions (docs/DESIGN.md §4).
 
 Session cookie and CSRF token (`X-CSRFToken`) as for the pages; guests are allowed
 everywhere. Every refusal is JSON, `{"error": {"title", "message"}}` (whizi.http), and

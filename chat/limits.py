@@ -8,7 +8,7 @@ from chat.errors import ChatInputError
 from whizi.text import storable_text
 
 # Input caps. A message is held well under the 20,000-token transcript cap of a memory
-# pass (DESIGN 2.5): 20,000 characters is at most ~20,000 tokens even for CJK text.
+# pass (docs/DESIGN.md §2.5): 20,000 characters is at most ~20,000 tokens even for CJK text.
 MAX_MESSAGE_CHARS = 20_000
 MAX_PROJECT_NAME_CHARS = 200
 MAX_PROJECT_INSTRUCTIONS_CHARS = 8_000

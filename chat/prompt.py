@@ -1,4 +1,4 @@
-"""What a chat model is sent (docs/DESIGN.md, "What memory is"), in this order:
+"""What a chat model is sent (docs/DESIGN.md §2.1), in this order:
 
   1. the base system prompt;
   2. the project's instructions, as their own system message (that project's chats only);

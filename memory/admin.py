@@ -1,7 +1,7 @@
 """Admin for support staff: memory rows and the pass log, read-only.
 
 Nobody edits fact text here, support staff or superuser: the product has no way to
-edit a single fact (DESIGN 2.6), and an edit that skipped the version bump would be
+edit a single fact (docs/DESIGN.md §2.6), and an edit that skipped the version bump would be
 overwritten by the next pass anyway. The one write is the "Clear memory" action,
 which goes through memory.store.memory_clear (so passes in flight are discarded)
 and is recorded in the admin log. It needs the `memory.clear_memory` permission,

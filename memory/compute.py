@@ -1,5 +1,5 @@
 """The memory pass on plain values: an existing list and some turns in, the list to save
-and an outcome out (docs/DESIGN.md, "The pass").
+and an outcome out (docs/DESIGN.md §2.2–2.5).
 
 It calls the model but touches no database row, so `memory_eval` runs exactly what a
 worker runs (memory.run), minus the queue and the save.

@@ -1,4 +1,4 @@
-"""Evaluation scenarios for the memory pass (DESIGN 6), run through pass_compute() —
+"""Evaluation scenarios for the memory pass (docs/DESIGN.md §6), run through pass_compute() —
 the same code a worker runs, minus the queue and the database.
 
 A scenario file is a JSON list of objects:

@@ -1,6 +1,6 @@
-"""Does a user message ask Whizi to remember, or to forget, something? (DESIGN 2.3)
+"""Does a user message ask Whizi to remember, or to forget, something? (docs/DESIGN.md §2.3)
 
-The seeds name the phrases per language (STRINGS.md); these patterns catch their
+The seeds name the phrases per language (docs/STRINGS.md); these patterns catch their
 natural variants — politeness forms, "please …", "can you …", a trailing "…, remember
 that" — while a mere mention does not fire: "I can't remember where I parked",
 "tôi không nhớ", "我记不住", "覚えていない", "기억이 안 나", "saya tak ingat".

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 
 from memory.lines import line_key, normalise_line
 from memory.prompts import EMPTY_ANSWER
+from whizi.text import storable_text
 
 # A saved line aims at ~55 characters; one ten times longer is not a list line but a
 # pasted paragraph (or a model that ignored the format), so the answer is rejected.
@@ -112,17 +112,8 @@ def _list_items(body: str, *, fenced: bool) -> list[str]:
 
 
 def clean_line(line: str) -> str:
-    """One line as it is saved: normalised, with control characters removed.
-
-    PostgreSQL cannot store NUL in JSON, and a lone surrogate cannot be encoded, so
-    both are dropped along with the other control characters.
-    """
-    text = "".join(
-        " " if char in "\t\r\n" else char
-        for char in line
-        if char in "\t\r\n" or unicodedata.category(char) not in ("Cc", "Cs")
-    )
-    return normalise_line(_BOLD.sub(r"\1", text))
+    """One line as it is saved: one line of storable text (whizi.text), normalised."""
+    return normalise_line(_BOLD.sub(r"\1", storable_text(line, single_line=True)))
 
 
 def _checked(items: list[str]) -> list[str]:

@@ -1,4 +1,4 @@
-"""When a memory pass runs (docs/DESIGN.md, "When a pass runs"), in one place.
+"""When a memory pass runs (docs/DESIGN.md §2.3), in one place.
 
 - after a reply, when the user's message asks Whizi to remember or forget something
   ("request"), else when the conversation crosses a multiple of 6 turns ("cadence");

@@ -1,5 +1,4 @@
-"""Reading memory for a chat request without ever blocking it (docs/DESIGN.md, "Reading
-never blocks a reply").
+"""Reading memory for a chat request without ever blocking it (docs/DESIGN.md §2.4).
 
 The read starts in a thread of its own as soon as the request knows its owner and runs
 alongside the rest of the request's work. It gets WHIZI_MEMORY_READ_TIMEOUT from the

@@ -1,4 +1,4 @@
-"""The memory wording users see on the web and in the app (STRINGS.md), translated lazily.
+"""The memory wording users see on the web and in the app (docs/STRINGS.md), translated lazily.
 
 The web templates use the same English msgids, so a language has one translation of each.
 "What Whizi remembers" has two contexts because Japanese words the web settings row

@@ -1,4 +1,4 @@
-"""What a pass reads, within its caps (docs/DESIGN.md, "Caps"): the last chat turns or
+"""What a pass reads, within its caps (docs/DESIGN.md §2.5): the last chat turns or
 a whole voice transcript, capped in tokens, and the whole prompt within the model cap."""
 
 from __future__ import annotations

@@ -291,7 +291,7 @@ if WHIZI_MEMORY_MODEL_TIMEOUT >= CELERY_TASK_SOFT_TIME_LIMIT / 2:
         "(a pass may call the model twice: rewrite and compaction)"
     )
 
-# Memory caps (DESIGN 2.5, from the seeds).
+# Memory caps (docs/DESIGN.md §2.5, from the seeds).
 WHIZI_MEMORY_MAX_TOKENS = 2000
 WHIZI_MEMORY_TARGET_TOKENS = 1500
 WHIZI_MEMORY_TARGET_LINES = 50

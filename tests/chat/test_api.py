@@ -1,4 +1,4 @@
-"""The JSON API for conversations and messages (DESIGN 4): guests and users, CSRF
+"""The JSON API for conversations and messages (docs/DESIGN.md §4): guests and users, CSRF
 enforced, and every refusal a clear 4xx JSON error that changes nothing."""
 
 import json

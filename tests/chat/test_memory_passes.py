@@ -1,4 +1,4 @@
-"""After a reply is saved, the memory triggers queue a pass (DESIGN 2.3): every 6 turns,
+"""After a reply is saved, the memory triggers queue a pass (docs/DESIGN.md §2.3): every 6 turns,
 or at once on a remember/forget request; never two for one exchange. The pass is
 published to the real broker after the reply's commit, for the worker to run."""
 

@@ -1,4 +1,4 @@
-"""Reading memory never blocks a reply (DESIGN 2.4): the read runs beside the rest of
+"""Reading memory never blocks a reply (docs/DESIGN.md §2.4): the read runs beside the rest of
 the request under WHIZI_MEMORY_READ_TIMEOUT; when the database fails it or holds it up,
 the reply arrives without the block, and the skip is logged and counted.
 

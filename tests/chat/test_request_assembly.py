@@ -1,5 +1,5 @@
 """What a chat model is sent: base prompt, project instructions, the memory list as its
-own system message, history within budget, and the new message (DESIGN 2.1)."""
+own system message, history within budget, and the new message (docs/DESIGN.md §2.1)."""
 
 import pytest
 

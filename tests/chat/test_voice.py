@@ -1,4 +1,4 @@
-"""Voice sessions (DESIGN 2.1, 2.3, 4): the saved list goes into the session's prompt when
+"""Voice sessions (docs/DESIGN.md §2.1, §2.3, §4): the saved list goes into the session's prompt when
 it starts; transcript turns are appended within caps; ending the session queues exactly
 one memory pass over the whole transcript, and ending it again queues nothing more."""
 

@@ -7,7 +7,9 @@ from accounts.models import Guest, Preference
 from accounts.owner import GUEST_SESSION_KEY, Owner
 from chat.models import Conversation, Message, Project, VoiceSession
 from lifecycle.guest_merge import guest_merge_into_user
+from memory.budget import trim_to_budget
 from memory.models import Memory, MemoryPass
+from memory.run import pass_run
 from memory.tokens import count_list_tokens
 from tests.lifecycle.helpers import give_history, give_memory, make_user, sign_up
 
@@ -169,3 +171,44 @@ def test_a_signup_without_a_guest_session_creates_nothing(client):
     user = sign_up(client, "new@example.com")
     assert not Memory.objects.filter(user=user).exists()
     assert Message.objects.count() == 0
+
+
+def test_the_compaction_a_merge_queues_really_compacts_toward_the_target(guest_browser):
+    # The merged list is stored trimmed to the cap (just under 2,000 tokens); the pass the
+    # merge queued must then shrink it toward 1,500, not find it "within the cap" and stop.
+    _, guest = guest_browser
+    user = make_user("mai@example.com")
+    account_lines = [f"Account fact {i}: a standing preference kept for a long while" for i in range(70)]
+    guest_lines = [f"Guest fact {i}: something shared while trying Whizi out today" for i in range(70)]
+    give_memory(Owner(user_id=user.pk), account_lines)
+    give_memory(guest, guest_lines)
+    result = guest_merge_into_user(guest_id=guest.guest_id, user_id=user.pk)
+    stored = Memory.objects.get(user=user)
+    assert settings.WHIZI_MEMORY_TARGET_TOKENS < stored.tokens <= settings.WHIZI_MEMORY_MAX_TOKENS
+
+    report = pass_run(pass_id=result.compaction_pass_id)  # what the worker runs, on the offline model
+
+    compacted = Memory.objects.get(user=user)
+    assert report.outcome == MemoryPass.Outcome.COMPACTED
+    assert count_list_tokens(compacted.lines) <= settings.WHIZI_MEMORY_TARGET_TOKENS
+    assert compacted.version == stored.version + 1
+    assert set(compacted.lines) <= set(stored.lines)  # compaction adds nothing new
+
+
+def test_a_merge_over_the_cap_is_trimmed_by_the_one_rule_every_list_is(guest_browser):
+    # One trim, one rule: a line too long to fit is skipped and the short facts after it
+    # are kept, on a merge exactly as on a pass (memory.budget.trim_to_budget).
+    _, guest = guest_browser
+    user = make_user("mai@example.com")
+    account_lines = [f"Account fact {i}: a standing preference kept for a long while" for i in range(100)]
+    giant = "A pasted paragraph about everything under the sun " * 90
+    guest_lines = [giant, "Has a cat named Miso", "Lives in Hanoi", "Name is Mai"]
+    give_memory(Owner(user_id=user.pk), account_lines)
+    give_memory(guest, guest_lines)
+
+    assert count_list_tokens(account_lines + [giant]) > settings.WHIZI_MEMORY_MAX_TOKENS
+    guest_merge_into_user(guest_id=guest.guest_id, user_id=user.pk)
+
+    stored = Memory.objects.get(user=user).lines
+    assert stored == trim_to_budget(account_lines + guest_lines)
+    assert stored == account_lines + ["Has a cat named Miso", "Lives in Hanoi", "Name is Mai"]

@@ -1,4 +1,4 @@
-"""When a pass is queued (docs/DESIGN.md, "When a pass runs"): every 6 turns, right away on
+"""When a pass is queued (docs/DESIGN.md §2.3): every 6 turns, right away on
 a remember or forget request, once at the end of a voice session, after a merge over the
 cap; never twice for one message, never with the operator switch off."""
 

@@ -1,4 +1,4 @@
-"""The pass prompt states every extraction rule of DESIGN 2.2, in the fixed format the
+"""The pass prompt states every extraction rule of docs/DESIGN.md §2.2, in the fixed format the
 offline model parses; user text cannot break out of its section."""
 
 import re

@@ -1,6 +1,6 @@
-"""Every string of STRINGS.md, in all six languages, exactly as given (compiled catalogs).
+"""Every string of docs/STRINGS.md, in all six languages, exactly as given (compiled catalogs).
 
-The table is STRINGS.md verbatim (Malay is ours). "What Whizi remembers" has two
+The table is docs/STRINGS.md verbatim (Malay is ours). "What Whizi remembers" has two
 contexts because Japanese words the web row and the app's alert title differently.
 """
 # ruff: noqa: E501

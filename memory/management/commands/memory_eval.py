@@ -17,7 +17,7 @@ DEFAULT_SCENARIOS = Path(__file__).resolve().parents[2] / "eval_scenarios"
 
 
 class Command(BaseCommand):
-    help = "Score the memory pass against evaluation scenarios (DESIGN 6)."
+    help = "Score the memory pass against evaluation scenarios (docs/DESIGN.md §6)."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("--model", default=None,
