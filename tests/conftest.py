@@ -19,9 +19,6 @@ import pytest
 
 pytest_plugins = ["tests.fake_provider.fixtures"]
 
-os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
-os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
-
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 
@@ -43,7 +40,7 @@ class WorkerProcess:
     def __init__(self, env: dict[str, str]) -> None:
         self.env = env
         self.proc: subprocess.Popen | None = None
-        self.log_path = ARTIFACTS / "worker.log"
+        self.log_path = ARTIFACTS / f"worker-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
 
     def start(self) -> None:
         from django.core.cache import cache
@@ -78,8 +75,10 @@ class WorkerProcess:
             self.proc.wait(timeout=30)
 
     def stop(self) -> None:
+        # A cold shutdown (SIGQUIT): a test's worker has nothing to finish, and a warm one
+        # waits for its pool, which a pass blocked on a scripted gate can hold for a minute.
         if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
+            os.killpg(self.proc.pid, signal.SIGQUIT)
             try:
                 self.proc.wait(timeout=15)
             except subprocess.TimeoutExpired:
@@ -95,27 +94,34 @@ def _purge_broker() -> None:
         conn.default_channel.queue_purge("celery")
 
 
-@pytest.fixture
-def celery_worker(transactional_db, django_db_blocker):
-    """A real worker process for one test, with the scripted memory model.
-
-    One per test, started after the test database is ready and stopped before it is
-    flushed: no pass from one test runs into the next, and tests that only check
-    what was published find it still on the broker. Tests that use it must commit
-    their data: mark them `@pytest.mark.django_db(transaction=True)`.
-    """
+@pytest.fixture(scope="module")
+def _module_worker(django_db_setup, django_db_blocker):
+    """One real worker process per test module, on the test database, with the scripted
+    memory model: starting one costs seconds, so a module's tests share it."""
     from django.conf import settings
 
-    _purge_broker()
     env = dict(os.environ)
     env["DATABASE_URL"] = _database_url_for(settings.DATABASES["default"]["NAME"])
     env.pop("WHIZI_TEST_DATABASE_NAME", None)
     env["WHIZI_MEMORY_MODEL"] = "scripted/memory"
+    _purge_broker()
     worker = WorkerProcess(env)
     with django_db_blocker.unblock():
         worker.start()
     yield worker
     worker.stop()
+    _purge_broker()
+
+
+@pytest.fixture
+def celery_worker(transactional_db, _module_worker):
+    """A real worker process for the test (shared by its module), with the scripted memory
+    model. The broker's queue is empty when the test starts. A pass left over from an
+    earlier test finds its row flushed and does nothing. Tests that use it must commit
+    their data: mark them `@pytest.mark.django_db(transaction=True)`.
+    """
+    _purge_broker()
+    yield _module_worker
     _purge_broker()
 
 
