@@ -96,6 +96,7 @@
     const item = piece("#chat-error");
     if (error.title) item.querySelector(".chat-error-title").textContent = error.title;
     if (error.message) item.querySelector(".chat-error-message").textContent = error.message;
+    item.querySelector(".msg-failed-text").setAttribute("role", "alert"); // said as it happens
     const retry = item.querySelector("form.chat-retry");
     if (error.retryable === false) {
       retry.remove();
@@ -107,7 +108,6 @@
       const source = composer.querySelector("[name=" + name + "]");
       if (source) retry.querySelector("[name=" + name + "]").value = source.value;
     }
-    item.setAttribute("role", "alert");
     return item;
   }
 
@@ -244,6 +244,7 @@
               body.textContent = "";
             }
             body.textContent += message.data;
+            keepInView();
           } else if (message.event === "done") {
             finished = true;
             const saved = fromHTML(message.data.html);
@@ -255,11 +256,13 @@
               const newList = document.getElementById("conversation-list");
               if (newList) window.htmx.process(newList);
             }
+            keepInView();
             announce(words("announce-reply") + " " + saved.querySelector(".msg-body").textContent);
           } else if (message.event === "error") {
             // The user's message is saved; only the reply is missing.
             finished = true;
             reply.replaceWith(failedItem(message.data, content));
+            keepInView();
           }
         }
       }
