@@ -51,7 +51,8 @@
   }, true);
 
   document.addEventListener("htmx:afterRequest", function (event) {
-    var form = event.target;
+    // The element that asked; when a swap removed it, htmx fires this on an ancestor.
+    var form = (event.detail.requestConfig && event.detail.requestConfig.elt) || event.target;
     // A clear that failed leaves the block in place (only an alert slot changes): close
     // the dialog so the message and the unchanged list are in view.
     var dialog = form.closest && form.closest("dialog");

@@ -38,6 +38,11 @@
     return null; // one of our fragments: swap it as it is
   }
 
+  function requester(detail) {
+    // The element that asked (detail.elt is the element the event fires on: the target).
+    return (detail.requestConfig && detail.requestConfig.elt) || detail.elt;
+  }
+
   function slotFor(elt) {
     const holder = elt && elt.closest ? elt.closest("[data-error-slot]") : null;
     const name = holder ? holder.getAttribute("data-error-slot") : "#page-alert";
@@ -48,7 +53,7 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     const detail = event.detail;
     if (detail.xhr.status < 400 || detail.boosted) return;
-    const slot = slotFor(detail.elt);
+    const slot = slotFor(requester(detail));
     if (!slot) {
       detail.shouldSwap = false;
       return;
@@ -64,7 +69,7 @@
 
   // The request never got an answer (offline, server down).
   document.addEventListener("htmx:sendError", function (event) {
-    const slot = slotFor(event.detail.elt);
+    const slot = slotFor(requester(event.detail));
     if (!slot) return;
     slot.replaceChildren(alertElement(document.body.dataset.errorTitle || "",
                                       document.body.dataset.offlineMessage || ""));
@@ -72,7 +77,7 @@
 
   // A new request from the same place clears its old error.
   document.addEventListener("htmx:beforeRequest", function (event) {
-    const slot = slotFor(event.detail.elt);
+    const slot = slotFor(requester(event.detail));
     if (slot && slot.querySelector("[data-error]")) slot.replaceChildren();
   });
 })();

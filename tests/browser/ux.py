@@ -37,7 +37,7 @@ def serious_axe_violations(page) -> list[str]:
 def screenshot(page, name: str) -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path))
+    page.screenshot(path=str(path), full_page=True)
     return path
 
 
