@@ -18,7 +18,9 @@ from whizi.llm.scripted import Script
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-LONG_REPLY = "\n".join(f"Line {n} of a reply long enough to fill a good part of a phone screen." for n in range(6))
+LONG_REPLY = "\n".join(
+    f"Line {n} of a reply long enough to fill a good part of a phone screen." for n in range(6)
+)
 
 
 @pytest.fixture

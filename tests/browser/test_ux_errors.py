@@ -112,7 +112,8 @@ def test_a_chat_page_left_open_says_how_to_go_on_instead_of_forbidden(browser, l
 def test_no_javascript_stale_clear_gets_the_products_page_with_a_way_back(browser, live_server):
     user = make_account()
     Memory.objects.create(user=user, lines=FACTS, tokens=20, version=1)
-    context = signed_in_context(browser, live_server, user, java_script_enabled=False, viewport=SIZES["phone"])
+    context = signed_in_context(browser, live_server, user, java_script_enabled=False,
+                                viewport=SIZES["phone"])
     page = context.new_page()
     page.goto(f"{live_server.url}/settings/memory/clear/")
     context.clear_cookies(name="csrftoken")

@@ -1,3 +1,4 @@
+# ruff: noqa: E501 - sample sentences in six languages
 """Every page and page state, in all six languages, on a phone (390×844) and a desktop
 (1280×800): nothing scrolls sideways, the clear dialog fits the screen, axe-core finds no
 serious or critical violation, and a screenshot of each state is written to

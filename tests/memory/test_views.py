@@ -113,7 +113,8 @@ def test_the_row_and_the_clear_button_work_without_javascript(user_client, user)
     closed = user_client.get("/settings/").content.decode()
     # The row is a button in a GET form: submitted without htmx it loads the page open.
     assert re.search(r'<form class="memory-row-form" method="get" action="/settings/#memory">\s*'
-                     r'<input type="hidden" name="memory" value="open">\s*<button type="submit" class="memory-row"'
+                     r'<input type="hidden" name="memory" value="open">\s*'
+                     r'<button type="submit" class="memory-row"'
                      r'\s+hx-get="/settings/memory/\?memory=open"', closed)
     opened = user_client.get("/settings/?memory=open").content.decode()
     assert re.search(r'<form class="memory-row-form" method="get" action="/settings/#memory">\s*'
