@@ -68,11 +68,15 @@ def _page_context(request: HttpRequest, owner: Owner, *, conversation: Conversat
             message.memory_mark = marks.get(message.pk)
         project = conversation.project
     current_model = conversation.model if conversation is not None else None
+    # A conversation that ends on the user's message has a reply that never arrived (the
+    # model failed, the stream was stopped or cut): the page offers "Try again" for it.
+    failed_message = messages[-1] if messages and messages[-1].role == Message.Role.USER else None
     context: dict[str, object] = {
         "owner": owner,
         "conversations": _listed_conversations(owner),
         "conversation": conversation,
         "chat_messages": messages,
+        "failed_message": failed_message,
         "projects": Project.objects.for_owner(owner),
         "project": project,
         "models": chat_models(),

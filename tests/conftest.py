@@ -185,6 +185,16 @@ def private_redis():
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in English: a language a request activated stays on its thread."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.activate("en")
+
+
+@pytest.fixture(autouse=True)
 def _rate_limits_off_unless_asked(settings):
     """Every test shares 127.0.0.1; rate-limit tests turn limits on with their own Redis."""
     settings.WHIZI_RATE_LIMITS_ENABLED = False

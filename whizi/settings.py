@@ -5,6 +5,7 @@ Redis on localhost when it is there, and the offline model for chat and memory.
 """
 
 import os
+from operator import attrgetter
 from pathlib import Path
 
 import dj_database_url
@@ -225,6 +226,8 @@ ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("WHIZI_EMAIL_VERIFICATION", "optional")
 ACCOUNT_ADAPTER = "lifecycle.adapter.AccountAdapter"
+# People know themselves by their email here (the username is generated, never chosen).
+ACCOUNT_USER_DISPLAY = attrgetter("email")
 LOGIN_REDIRECT_URL = "/"
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")

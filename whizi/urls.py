@@ -10,5 +10,6 @@ urlpatterns = [
 ]
 
 handler400 = "whizi.views.bad_request"
+handler403 = "whizi.views.permission_denied"
 handler404 = "whizi.views.page_not_found"
 handler500 = "whizi.views.server_error"

@@ -5,6 +5,8 @@ Personas:
 - guest: no account, browsing in Japanese; the same promises in their language.
 """
 
+import re
+
 import psycopg
 import pytest
 from django.contrib.auth import get_user_model
@@ -65,7 +67,7 @@ def test_a_user_sees_each_fact_and_the_count_then_clears_through_the_dialog(
 
     row = page.locator(".memory-row")
     expect(row).to_contain_text("What Whizi remembers")
-    expect(page.locator(".memory-count")).to_have_text("3")
+    expect(page.locator(".memory-count")).to_have_text("3 facts")
     expect(row).to_have_attribute("aria-expanded", "false")
     expect(page.get_by_text("Name is Mai Nguyen")).to_have_count(0)
 
@@ -86,7 +88,7 @@ def test_a_user_sees_each_fact_and_the_count_then_clears_through_the_dialog(
         "This can't be undone."
     )
     expect(clear).to_have_attribute("aria-expanded", "true")
-    expect(dialog.get_by_role("link", name="Cancel")).to_be_focused()
+    expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
     page.screenshot(path=str(artifacts / "memory-clear-dialog.png"), full_page=True)
 
     dialog.get_by_role("button", name="Clear memory").click()
@@ -109,7 +111,7 @@ def test_the_same_in_japanese(browser, live_server, artifacts):
     page.reload()
 
     expect(page.locator(".memory-row")).to_contain_text("Whiziが記憶している内容")
-    expect(page.locator(".memory-count")).to_have_text("2")
+    expect(page.locator(".memory-count")).to_have_text("2 件の事実")
     open_list(page)
     expect(page.locator(".memory-facts li")).to_have_text(JA_FACTS)
     page.screenshot(path=str(artifacts / "memory-panel-expanded-ja.png"), full_page=True)
@@ -138,7 +140,7 @@ def test_cancel_leaves_the_list_alone(browser, live_server, user):
     clear.click()
     dialog = page.get_by_role("dialog")
     expect(dialog).to_be_visible()
-    dialog.get_by_role("link", name="Cancel").click()
+    dialog.get_by_role("button", name="Cancel").click()
     expect(dialog).to_be_hidden()
     expect(clear).to_have_attribute("aria-expanded", "false")
     expect(clear).to_be_focused()
@@ -181,9 +183,10 @@ def test_everything_works_without_javascript(browser, live_server, user):
     expect(page.locator(".memory-facts li")).to_have_text(FACTS)
 
     page.locator(".memory-clear").click()
-    page.wait_for_url("**/settings/memory/clear/")
+    # A GET form with no fields: the confirmation page, with an empty query string.
+    page.wait_for_url(re.compile(r"/settings/memory/clear/\??$"))
     expect(page.get_by_role("heading", name="Clear Whizi's memory?")).to_be_visible()
-    page.get_by_role("link", name="Cancel").click()
+    page.get_by_role("button", name="Cancel").click()
     page.wait_for_url("**/settings/?memory=open#memory")
     assert Memory.objects.get(user=user).lines == FACTS
 

@@ -101,7 +101,7 @@ def test_a_guest_sends_a_message_and_the_streamed_reply_lands_in_the_page(page, 
     # A locator wait, not wait_for_function: the page's CSP forbids evaluating strings.
     expect(page.locator(".msg-assistant .msg-model")).to_have_count(2)
 
-    assert page.inner_text(".msg-assistant >> nth=1").startswith("Model B here.")
+    assert page.inner_text(".msg-assistant >> nth=1 >> .msg-body").startswith("Model B here.")
     assert Conversation.objects.get().model == CHAT_B
 
 
@@ -133,5 +133,5 @@ def test_the_memory_mark_appears_once_the_pass_changed_the_list(page, script_a, 
     MemoryPass.objects.filter(pk=memory_pass.pk).update(status="done", outcome="updated")
 
     mark = page.wait_for_selector("a.memory-mark")
-    assert mark.get_attribute("href") == "/settings/"
+    assert mark.get_attribute("href") == "/settings/?memory=open#memory"
     assert mark.inner_text().strip().endswith("Memory updated")

@@ -261,7 +261,9 @@ def test_a_pass_that_changed_the_list_shows_the_mark_and_stops_polling(browser, 
     page = browser.get(f"/c/{reply.conversation_id}/").content.decode()
 
     assert poll.status_code == 286
-    assert '<a class="memory-mark" href="/settings/">Memory updated</a>' in poll.content.decode()
+    # The mark opens settings with the list open, where the new fact is.
+    assert ('<a class="memory-mark" href="/settings/?memory=open#memory">Memory updated</a>'
+            in poll.content.decode())
     assert page.count("Memory updated") == 1 and "every 2s" not in page
 
 

@@ -58,7 +58,7 @@ def test_it_shows_the_intro_and_the_number_of_facts_with_the_list_closed(user_cl
     body = text(user_client.get("/settings/"))
     assert INTRO in body
     assert "What Whizi remembers" in body
-    assert '<span class="memory-count">3</span>' in body
+    assert '<span class="memory-count">3 facts</span>' in body  # a count with its unit
     assert 'aria-expanded="false"' in body
     for fact in FACTS:
         assert fact not in body
@@ -81,7 +81,10 @@ def test_opening_the_row_shows_every_fact_and_a_red_clear_action(user_client, us
     for fact in FACTS:
         assert f"<li>{fact}</li>" in body
     assert 'aria-expanded="true"' in body
-    assert re.search(r'class="button danger memory-clear"[^>]*>Clear memory</a>', body, re.S)
+    # A button (an action), not a link; without JavaScript its form loads the confirmation.
+    assert re.search(r'<form class="memory-clear-form" method="get" action="/settings/memory/clear/">\s*'
+                     r'<button type="submit" class="button danger memory-clear"[^>]*>Clear memory</button>',
+                     body, re.S)
     assert DIALOG_TITLE in body and DIALOG_BODY in body
 
 
@@ -105,13 +108,18 @@ def test_without_htmx_the_block_address_leads_to_the_settings_page_in_that_state
     assert "HX-Request" in response["Vary"]
 
 
-def test_the_row_links_work_without_javascript(user_client, user):
+def test_the_row_and_the_clear_button_work_without_javascript(user_client, user):
     remember({"user": user}, FACTS)
     closed = user_client.get("/settings/").content.decode()
-    assert 'href="/settings/?memory=open#memory" hx-get="/settings/memory/?memory=open"' in closed
+    # The row is a button in a GET form: submitted without htmx it loads the page open.
+    assert re.search(r'<form class="memory-row-form" method="get" action="/settings/#memory">\s*'
+                     r'<input type="hidden" name="memory" value="open">\s*'
+                     r'<button type="submit" class="memory-row"'
+                     r'\s+hx-get="/settings/memory/\?memory=open"', closed)
     opened = user_client.get("/settings/?memory=open").content.decode()
-    assert 'href="/settings/#memory" hx-get="/settings/memory/"' in opened
-    assert 'href="/settings/memory/clear/"' in opened
+    assert re.search(r'<form class="memory-row-form" method="get" action="/settings/#memory">\s*'
+                     r'<button type="submit" class="memory-row"\s+hx-get="/settings/memory/"', opened)
+    assert 'method="get" action="/settings/memory/clear/"' in opened
 
 
 def test_with_nothing_stored_the_empty_text_replaces_the_row(user_client, user):
@@ -140,7 +148,10 @@ def test_the_confirmation_page_asks_first(user_client, user):
     assert DIALOG_TITLE in body and DIALOG_BODY in body
     assert '<dialog id="memory-clear-dialog"' in body and " open>" in body
     assert 'method="post" action="/settings/memory/clear/"' in body
-    assert 'href="/settings/?memory=open#memory"' in body  # cancel goes back to the list
+    # Cancel is a button whose form goes back to the open list.
+    assert re.search(r'<form id="memory-clear-cancel" method="get" action="/settings/#memory">\s*'
+                     r'<input type="hidden" name="memory" value="open">', body)
+    assert re.search(r'<button type="submit" form="memory-clear-cancel"[^>]*>Cancel</button>', body)
     assert Memory.objects.get(user=user).lines == FACTS
 
 
@@ -272,9 +283,11 @@ def test_a_failed_clear_without_javascript_says_so_and_offers_to_try_again(user_
 
 
 def test_the_settings_page_answers_the_failed_clear_htmx_response(user_client, user):
-    """htmx leaves 5xx answers unswapped by default: the base layout tells it to swap a 503."""
+    """htmx leaves 4xx and 5xx answers unswapped by default: the base layout tells it to swap
+    them, and the list names the slot its errors go to (static/js/whizi.js)."""
     remember({"user": user}, FACTS)
     body = html.unescape(user_client.get("/settings/?memory=open").content.decode())
-    assert '{"code": "(429|502|503|504)", "swap": true' in body
-    assert '<p id="memory-clear-error" class="memory-error" role="alert"></p>' in body
+    assert '{"code": "[45]..", "swap": true, "error": true}' in body
+    assert 'data-error-slot="#memory-clear-error"' in body
+    assert '<div id="memory-clear-error" class="memory-error" role="alert"></div>' in body
 

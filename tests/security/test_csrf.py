@@ -124,13 +124,26 @@ def test_every_address_refuses_unsafe_methods_without_the_token(who, user, owned
     assert Message.objects.count() == 1 and Conversation.objects.count() == 1
 
 
-def test_the_api_refusal_is_json_and_the_page_refusal_is_the_csrf_page(user):
+def test_the_api_refusal_is_json_and_the_page_refusal_says_what_to_do(user):
     client = signed_in(user)
     api = client.delete("/api/memory/")
     assert api.status_code == 403
     assert api.json()["error"]["title"] == "Security check failed"
-    page = client.post("/settings/memory/clear/", headers={"HX-Request": "true"})
-    assert page.status_code == 403 and b"CSRF" in page.content
+    # htmx gets a fragment for the memory block's alert slot, with a way forward.
+    fragment = client.post("/settings/memory/clear/", headers={"HX-Request": "true",
+                                                              "HX-Current-URL": "http://testserver/settings/"})
+    assert fragment.status_code == 403
+    body = fragment.content.decode()
+    assert "<html" not in body and "This page is out of date" in body
+    assert '<a class="alert-action" href="/settings/">Reload the page</a>' in body
+    # A plain form post gets the product's own page.
+    page = client.post("/settings/memory/clear/", headers={"Referer": "http://testserver/settings/memory/clear/"})
+    assert page.status_code == 403
+    assert b'class="topbar"' in page.content and b"This page is out of date" in page.content
+    assert b'href="/settings/memory/clear/"' in page.content
+    # A page elsewhere is never offered as the way back.
+    elsewhere = client.post("/settings/memory/clear/", headers={"Referer": "https://evil.example/x"})
+    assert b'href="https://evil.example' not in elsewhere.content
 
 
 def test_a_token_from_another_session_is_refused(user):
