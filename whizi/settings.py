@@ -242,7 +242,9 @@ LANGUAGES = [
     ("ko", "한국어"),
     ("ms", "Bahasa Melayu"),
 ]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# Our own catalogs (makemessages writes them), then our wording of django-allauth's and
+# Django's own strings, which makemessages must not drop as obsolete.
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "locale_overrides"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
