@@ -51,26 +51,34 @@ class OwnedModel(models.Model):
         ]
 
 
-class Preference(models.Model):
-    """Settings → Preferences, per account (or per guest until they sign up)."""
+class PerOwnerModel(models.Model):
+    """At most one row per memory owner (a user or a guest): memory, preferences."""
 
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
-        related_name="preference",
+        related_name="%(class)s",
     )
     guest = models.OneToOneField(
-        Guest, null=True, blank=True, on_delete=models.CASCADE, related_name="preference"
+        Guest, null=True, blank=True, on_delete=models.CASCADE, related_name="%(class)s"
     )
+
+    objects = OwnedQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+        constraints = [
+            one_owner_constraint("%(app_label)s_%(class)s_one_owner")
+        ]
+
+
+class Preference(PerOwnerModel):
+    """Settings → Preferences, per account (or per guest until they sign up)."""
+
     # A code from settings.LANGUAGES; blank means "follow the browser".
     language = models.CharField(max_length=16, blank=True)
     # One of settings.WHIZI_CHAT_MODELS; blank means the first configured model.
     chat_model = models.CharField(max_length=200, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
-
-    class Meta:
-        constraints = [
-            one_owner_constraint("accounts_preference_one_owner")
-        ]
 
     def __str__(self) -> str:
         return f"Preferences of {'user ' + str(self.user_id) if self.user_id else 'a guest'}"
