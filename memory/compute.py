@@ -1,5 +1,5 @@
 """The memory pass on plain values: an existing list and some turns in, the list to save
-and an outcome out (docs/DESIGN.md §2.2–2.5).
+and what happened out (docs/DESIGN.md §2.2–2.5, §7).
 
 It calls the model but touches no database row, so `memory_eval` runs exactly what a
 worker runs (memory.run), minus the queue and the save.
@@ -11,16 +11,15 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
 from django.conf import settings
 
+from memory.apply import Applied, Context, answer_apply
 from memory.budget import trim_to_budget
-from memory.grammar import is_forget_request, is_memory_request
-from memory.lines import line_key
 from memory.models import MemoryPass
-from memory.parse import AnswerError, parse_answer
+from memory.parse import Answer, AnswerError, parse_answer
 from memory.prompts import Turn, compaction_messages
-from memory.safety import safe_lines
 from memory.tokens import count_list_tokens, count_tokens
 from memory.window import messages_tokens, pass_input, pass_window
 from whizi import llm
@@ -29,19 +28,15 @@ log = logging.getLogger(__name__)
 
 Outcome = MemoryPass.Outcome
 
-# A rewrite may drop lines (that is how junk is cleaned up), but one that loses more
-# than half of a list this long, with no forget request in the input, is far likelier
-# a model fault than the user's wish, and is held back.
-WIPE_GUARD_MIN_LINES = 4
-# A line counts as carried into the rewrite when at least this share of its character
-# pairs appears in one new line (so rewording and folding are not counted as losses).
-CARRIED_SHARE = 0.5
+# Room for the answer: the changes are short, but a model may re-type the whole list.
+ANSWER_TOKENS_MIN = 600
+ANSWER_TOKENS_MAX = 4000
 
 
 @dataclass(frozen=True)
 class PassResult:
     """What one pass decided. `lines` is the list to save (the existing list when the
-    outcome is unchanged, failed or discarded)."""
+    outcome is unchanged, failed or discarded); the counts say what happened to each line."""
 
     outcome: str
     lines: tuple[str, ...]
@@ -52,6 +47,12 @@ class PassResult:
     model_calls: int = 0
     error: str = ""
     retryable: bool = False
+    retry_after: float | None = None
+    kept: int = 0
+    edited: int = 0
+    added: int = 0
+    removed: dict[str, int] = field(default_factory=dict)
+    refused: int = 0
 
     @property
     def changed(self) -> bool:
@@ -79,65 +80,28 @@ class Meter:
         self.calls += result.model_calls
 
 
-# ---------------------------------------------------------------------------- checks
+def answer_budget(lines: Sequence[str]) -> int:
+    """max_tokens for an answer about this list: room to re-type it, within bounds."""
+    return max(ANSWER_TOKENS_MIN, min(ANSWER_TOKENS_MAX, count_list_tokens(list(lines)) + ANSWER_TOKENS_MIN))
 
 
-def _pairs(line: str) -> set[str]:
-    text = "".join(line_key(line).split())
-    return {text[i : i + 2] for i in range(len(text) - 1)} or {text}
-
-
-def lines_lost(existing: Sequence[str], rewritten: Sequence[str]) -> int:
-    """How many existing lines the rewrite does not carry (same key, or reworded or
-    folded into a new line)."""
-    keys = {line_key(line) for line in rewritten}
-    new_pairs = [_pairs(line) for line in rewritten[:2000]]
-    lost = 0
-    for line in existing:
-        if line_key(line) in keys:
-            continue
-        pairs = _pairs(line)
-        if not any(len(pairs & other) >= CARRIED_SHARE * len(pairs) for other in new_pairs):
-            lost += 1
-    return lost
-
-
-def looks_like_wipe(existing: Sequence[str], rewritten: Sequence[str]) -> bool:
-    """Would this rewrite drop most of a non-trivial list?"""
-    if len(existing) < WIPE_GUARD_MIN_LINES:
-        return False
-    return lines_lost(existing, rewritten) * 2 > len(existing)
-
-
-def _checked_lines(lines: list[str], *, existing: Sequence[str], turns: Sequence[Turn]) -> list[str]:
-    """The answer's lines minus links, markup, overrides and directives nobody asked for."""
-    requests = [t.content for t in turns if t.role == "user" and is_memory_request(t.content)]
-    kept, refused = safe_lines(lines, explicit_requests=[*requests, *existing])
-    if refused:
-        log.warning("memory pass refused %d line(s) that failed the safety check", refused)
-    return kept
-
-
-def _asks_to_forget(turns: Sequence[Turn]) -> bool:
-    return any(turn.role == "user" and is_forget_request(turn.content) for turn in turns)
-
-
-# ---------------------------------------------------------------------------- model
-
-
-def _call(model: str, messages: list[dict[str, str]], meter: Meter) -> str:
-    """One memory-model call, measured. Raises llm.ModelError."""
+def _call(model: str, messages: list[dict[str, str]], meter: Meter, *, max_tokens: int) -> llm.Completion:
+    """One memory-model call, measured: temperature 0 (a rewrite of someone's memory is no
+    place for variety) and an output bound. Raises llm.ModelError."""
     meter.input_tokens += messages_tokens(messages)
     meter.calls += 1
     started = time.perf_counter()
     try:
-        completion = llm.complete(
-            model=model, messages=messages, timeout=settings.WHIZI_MEMORY_MODEL_TIMEOUT
-        )
+        completion = llm.complete(model=model, messages=messages, timeout=settings.WHIZI_MEMORY_MODEL_TIMEOUT,
+                                  temperature=0, max_tokens=max_tokens)
     finally:
         meter.seconds += time.perf_counter() - started
     meter.output_tokens += count_tokens(completion.text)
-    return completion.text
+    return completion
+
+
+def _answer(completion: llm.Completion) -> Answer:
+    return parse_answer(completion.text, truncated=getattr(completion, "finish_reason", "") == "length")
 
 
 def _compact(lines: list[str], model: str, meter: Meter) -> list[str] | None:
@@ -147,22 +111,17 @@ def _compact(lines: list[str], model: str, meter: Meter) -> list[str] | None:
     cap = settings.WHIZI_MEMORY_MODEL_INPUT_MAX_TOKENS
     frame = messages_tokens(compaction_messages(lines=[], tokens=tokens))
     if frame + tokens > cap:
-        # A runaway answer: show the model what fits; the rest would be trimmed anyway.
+        # A runaway list: show the model what fits; the rest would be trimmed anyway.
         shown = trim_to_budget(lines, max_tokens=cap - frame - 64)
     try:
-        text = _call(model, compaction_messages(lines=shown, tokens=tokens), meter)
-    except llm.ModelError as exc:
+        completion = _call(model, compaction_messages(lines=shown, tokens=tokens), meter,
+                           max_tokens=answer_budget(shown))
+        answer = _answer(completion)
+    except (llm.ModelError, AnswerError) as exc:
         meter.errors.append(f"compaction:{exc.kind}")
         return None
-    try:
-        compacted, _ = safe_lines(parse_answer(text), explicit_requests=lines)
-    except AnswerError as exc:
-        meter.errors.append(f"compaction:{exc.kind}")
-        return None
-    if not compacted:
-        meter.errors.append("compaction:emptied")
-        return None
-    return compacted
+    applied = answer_apply(shown, answer, Context(own_words="", forget_requests=(), compaction=True))
+    return applied.lines + lines[len(shown):]
 
 
 def _fit_budget(lines: list[str], model: str, meter: Meter, *,
@@ -174,40 +133,44 @@ def _fit_budget(lines: list[str], model: str, meter: Meter, *,
     if tokens <= compact_above:
         return lines, None
     compacted = _compact(lines, model, meter)
-    if compacted is not None and count_list_tokens(compacted) <= max_tokens:
+    if compacted is not None and count_list_tokens(compacted) <= max_tokens and compacted != lines:
         return compacted, Outcome.COMPACTED
     if tokens <= max_tokens:
         return lines, None  # compaction failed, but the list is within the cap as it is
     return trim_to_budget(compacted or lines), Outcome.TRIMMED
 
 
-def _result(outcome: str, lines: Sequence[str], existing: Sequence[str], meter: Meter,
-            *, error: str = "", retryable: bool = False) -> PassResult:
+def _result(outcome: str, lines: Sequence[str], existing: Sequence[str], meter: Meter, *,
+            applied: Applied | None = None, error: str = "", retryable: bool = False,
+            retry_after: float | None = None) -> PassResult:
+    counts = {}
+    if applied is not None:
+        counts = {"kept": applied.kept, "edited": applied.edited, "added": applied.added,
+                  "removed": dict(applied.removed), "refused": applied.refused}
     return PassResult(
         outcome=outcome, lines=tuple(lines), existing=tuple(existing),
         input_tokens=meter.input_tokens, output_tokens=meter.output_tokens,
         model_seconds=meter.seconds, model_calls=meter.calls,
-        error=error or ",".join(meter.errors), retryable=retryable,
+        error=error or ",".join(meter.errors), retryable=retryable, retry_after=retry_after, **counts,
     )
 
 
 def pass_compute(
     *, existing: Sequence[str], turns: Sequence[Turn], source: str = "chat", model: str | None = None,
-    compact_above: int | None = None,
+    compact_above: int | None = None, today: date | None = None,
 ) -> PassResult:
     """One pass over plain values: the list to save, and what happened.
 
     1. Window the input: the last 6 chat turns (or the voice transcript), capped to
        the most recent 20,000 tokens; the whole prompt capped at 50,000.
     2. Nothing to read: the list is unchanged and the model is not called (unless the
-       list is over budget, which goes straight to step 5).
-    3. Ask the fixed memory model for the whole rewritten list. A failure leaves the
-       list untouched (`retryable` says whether trying again may help).
-    4. Parse and check the answer. Nothing usable (an empty reply, no list, bad lines)
-       leaves the list untouched. Lines that read as attempts to override Whizi's
-       instructions, links, markup or rules nobody asked to keep are dropped
-       (memory.safety). A rewrite that would drop most of a non-trivial
-       list with no forget request in the input is held back (discarded).
+       list is over `compact_above`, which goes straight to step 5).
+    3. Ask the fixed memory model for its changes. A failure leaves the list untouched
+       (`retryable` and `retry_after` say whether and when trying again may help); so
+       does an answer with nothing usable (empty, a refusal: worth asking again).
+    4. Apply the changes one by one, each checked (memory.apply): a line goes only when
+       the answer removes it by id for an allowed reason; a new or edited line must
+       pass the line check and be grounded in the user's own words.
     5. Over `compact_above` tokens (the 2,000 cap, unless the caller asks for less: a
        merged list is compacted from above the 1,500 target): the compaction pass
        toward 1,500, and if that fails or the list is still over the cap, the
@@ -217,31 +180,32 @@ def pass_compute(
     compact_above = settings.WHIZI_MEMORY_MAX_TOKENS if compact_above is None else compact_above
     existing = list(existing)
     meter = Meter()
+    applied = None
     window = pass_window(turns, source=source)
     if not window:
         if count_list_tokens(existing) <= compact_above:
             return _result(Outcome.UNCHANGED, existing, existing, meter)
         candidate = existing
     else:
-        messages = pass_input(existing, window, source)
+        messages = pass_input(existing, window, source, today=today)
         try:
-            text = _call(model, messages, meter)
+            answer = _answer(_call(model, messages, meter, max_tokens=answer_budget(existing)))
         except llm.ModelError as exc:
-            return _result(Outcome.FAILED, existing, existing, meter,
-                           error=f"model:{exc.kind}", retryable=exc.retryable)
-        try:
-            candidate = _checked_lines(parse_answer(text), existing=existing, turns=window)
+            log.warning("memory pass failed: model %s (%s)", exc.kind, model)
+            return _result(Outcome.FAILED, existing, existing, meter, error=f"model:{exc.kind}",
+                           retryable=exc.retryable, retry_after=getattr(exc, "retry_after", None))
         except AnswerError as exc:
-            return _result(Outcome.FAILED, existing, existing, meter, error=f"answer:{exc.kind}")
-        if looks_like_wipe(existing, candidate) and not _asks_to_forget(window):
-            log.warning(
-                "memory rewrite held back: it would drop %d of %d lines with no forget request",
-                lines_lost(existing, candidate), len(existing),
-            )
-            return _result(Outcome.DISCARDED, existing, existing, meter, error="guard:wipe")
+            log.warning("memory pass failed: answer %s (%s)", exc.kind, model)
+            return _result(Outcome.FAILED, existing, existing, meter, error=f"answer:{exc.kind}",
+                           retryable=exc.kind in ("empty_answer", "refused"))
+        if answer.no_change:
+            applied = Applied(lines=list(existing), kept=len(existing))
+        else:
+            applied = answer_apply(existing, answer, Context.of(window))
+        if applied.refused:
+            log.warning("memory pass refused %d change(s) that failed a check", applied.refused)
+        candidate = applied.lines
     lines, fitted = _fit_budget(candidate, model, meter, compact_above=compact_above)
-    if fitted is not None:
-        outcome = fitted
-    else:
-        outcome = Outcome.UNCHANGED if lines == existing else Outcome.UPDATED
-    return _result(outcome, lines, existing, meter)
+    outcome = fitted or (Outcome.UNCHANGED if lines == existing else Outcome.UPDATED)
+    return _result(outcome, lines, existing, meter, applied=applied)
+

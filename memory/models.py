@@ -65,6 +65,9 @@ class MemoryPass(OwnedModel):
     input_tokens = models.PositiveIntegerField(default=0)
     output_tokens = models.PositiveIntegerField(default=0)
     lines_before = models.PositiveIntegerField(default=0)
+    # What the pass did to each line, as counts by kind and reason (never text):
+    # {"kept", "edited", "added", "removed": {"forgotten" | "superseded" | "rule" | …: n}, "refused"}.
+    changes = models.JSONField(default=dict, blank=True)
     lines_after = models.PositiveIntegerField(default=0)
     duration_ms = models.PositiveIntegerField(default=0)
     # Of duration_ms, the time spent waiting on the memory model (both calls).

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -29,10 +30,10 @@ from memory.store import MemoryState, memory_save, memory_state_for_pass, memory
 
 log = logging.getLogger(__name__)
 
-# A pass is tried at most this many times for retryable model errors (timeouts, rate
-# limits, provider errors); each retry waits longer (retry_countdown). Beyond that the
-# pass is recorded as failed and the list stays as it was.
-MAX_ATTEMPTS = 3
+# A pass is tried at most this many times for retryable failures (timeouts, rate limits,
+# provider errors, an empty answer or a refusal); each retry waits longer
+# (retry_countdown). Beyond that the pass is recorded as failed and the list stays.
+MAX_ATTEMPTS = 6
 # A pass may be claimed (taken by a worker) at most this many times: its retries, plus
 # one delivery after a worker died holding it. A pass claimed more often than this is a
 # poison pass (something kills its worker every time): the next claim, or the sweep
@@ -41,19 +42,36 @@ MAX_CLAIMS = MAX_ATTEMPTS + 1
 # How many times a pass re-runs on a fresher list after losing a compare-and-swap to a
 # concurrent pass, before it gives up (discarded). Each round is one more model call.
 MAX_CONFLICT_ROUNDS = 3
-# Waits before retry n (0-based): 2 s, 4 s, … capped, with jitter so passes that
-# failed together (a provider outage) do not all come back in the same second.
-RETRY_BASE_SECONDS = 2.0
-RETRY_MAX_SECONDS = 60.0
+# Waits before retry n (0-based): 30 s, 1, 2, 4, 8 minutes, then 10, with jitter so
+# passes that failed together do not all come back in the same second. The five waits
+# add up to about a quarter of an hour, so a pass outlives a ten-minute provider outage.
+RETRY_BASE_SECONDS = 30.0
+RETRY_MAX_SECONDS = 600.0
+FAILED_COUNTER_KEY = "memory:passes_failed:{error}"
 
 
-def retry_countdown(retries: int) -> float:
+def retry_countdown(retries: int, retry_after: float | None = None) -> float:
+    """The wait before the next try: the backoff, or longer when the provider said so."""
     wait = min(RETRY_BASE_SECONDS * 2**retries, RETRY_MAX_SECONDS)
-    return wait + random.uniform(0, wait / 4)
+    wait += random.uniform(0, wait / 4)
+    return max(wait, min(retry_after or 0.0, RETRY_MAX_SECONDS))
 
 
 class PassRetry(Exception):
-    """A retryable model failure: the pass is queued again and the task retries it."""
+    """A retryable failure: the pass is queued again and the task retries it."""
+
+    def __init__(self, error: str, *, retry_after: float | None = None) -> None:
+        super().__init__(error)
+        self.retry_after = retry_after
+
+
+def _count_failure(error: str) -> None:
+    key = FAILED_COUNTER_KEY.format(error=error.split(",")[0] or "unknown")
+    try:
+        cache.add(key, 0, timeout=None)
+        cache.incr(key)
+    except Exception as exc:  # the cache being down must not fail the pass's record
+        log.warning("could not count a failed memory pass: %s", type(exc).__name__)
 
 
 @dataclass(frozen=True)
@@ -104,20 +122,21 @@ def pass_release(*, pass_id: int, error: str = "") -> None:
 
 
 def _finish(memory_pass: MemoryPass, *, outcome: str, started: float, meter: Meter,
-            error: str = "", lines_before: int = 0, lines_after: int = 0) -> PassReport:
+            error: str = "", lines_before: int = 0, lines_after: int = 0,
+            changes: dict[str, object] | None = None) -> PassReport:
     seconds = time.perf_counter() - started
     MemoryPass.objects.filter(pk=memory_pass.pk, status=MemoryPass.Status.RUNNING).update(
         status=MemoryPass.Status.DONE, outcome=outcome, error=error[:200],
         input_tokens=meter.input_tokens, output_tokens=meter.output_tokens,
-        lines_before=lines_before, lines_after=lines_after,
+        lines_before=lines_before, lines_after=lines_after, changes=changes or {},
         duration_ms=round(seconds * 1000), model_ms=round(meter.seconds * 1000),
         finished_at=timezone.now(),
     )
-    log.info(
-        "memory pass %s for %s: %s%s (%d model calls, %.0f ms)", memory_pass.pk,
-        Owner.of(memory_pass).key, outcome, f" [{error}]" if error else "", meter.calls,
-        seconds * 1000,
-    )
+    level = logging.WARNING if outcome == Outcome.FAILED else logging.INFO
+    log.log(level, "memory pass %s for %s: %s%s (%d model calls, %.0f ms)", memory_pass.pk,
+            Owner.of(memory_pass).key, outcome, f" [{error}]" if error else "", meter.calls, seconds * 1000)
+    if outcome == Outcome.FAILED:
+        _count_failure(error)
     return PassReport(pass_id=memory_pass.pk, outcome=outcome, seconds=seconds,
                       model_seconds=meter.seconds, error=error)
 
@@ -155,15 +174,20 @@ class _PassRun:
         self.meter.add(result)
         return result
 
-    def finish(self, outcome: str, *, error: str = "", lines_after: int | None = None) -> PassReport:
+    def finish(self, outcome: str, *, error: str = "", lines_after: int | None = None,
+               result: PassResult | None = None) -> PassReport:
         if lines_after is None:
             lines_after = len(self.state.lines) if self.state else 0
+        changes = None
+        if result is not None:  # counts by kind and reason, never text
+            changes = {"kept": result.kept, "edited": result.edited, "added": result.added,
+                       "removed": result.removed, "refused": result.refused}
         return _finish(self.memory_pass, outcome=outcome, started=self.started, meter=self.meter,
-                       error=error, lines_before=self.before, lines_after=lines_after)
+                       error=error, lines_before=self.before, lines_after=lines_after, changes=changes)
 
-    def retry(self, error: str) -> PassRetry:
+    def retry(self, error: str, *, retry_after: float | None = None) -> PassRetry:
         pass_release(pass_id=self.memory_pass.pk, error=error)
-        return PassRetry(error)
+        return PassRetry(error, retry_after=retry_after)
 
     def after_conflict(self) -> PassReport | None:
         """Another write got there first: a report to end with, or None to run again on
@@ -220,9 +244,10 @@ def pass_run(*, pass_id: int, redelivered: bool = False) -> PassReport | None:
     for _ in range(MAX_CONFLICT_ROUNDS):
         result = run.compute()
         if result.outcome == Outcome.FAILED and result.retryable and run.memory_pass.attempts < MAX_ATTEMPTS:
-            raise run.retry(result.error)
+            raise run.retry(result.error, retry_after=result.retry_after)
         if not result.changed or memory_save(state=run.state, lines=result.lines):
-            return run.finish(result.outcome, error=result.error, lines_after=len(result.lines))
+            return run.finish(result.outcome, error=result.error, lines_after=len(result.lines),
+                              result=result)
         ended = run.after_conflict()
         if ended is not None:
             return ended

@@ -93,3 +93,11 @@ def safe_lines(lines: Iterable[str], *, explicit_requests: Iterable[str] = ()) -
             continue
         kept.append(line)
     return kept, refused
+
+
+def storable_line(line: str) -> str:
+    """The line as it is saved: no format characters (zero-width, bidi controls), NFC."""
+    import unicodedata
+
+    text = "".join(char for char in line if unicodedata.category(char) != "Cf")
+    return " ".join(unicodedata.normalize("NFC", text).split())

@@ -20,7 +20,7 @@ from memory.passes import RUN_PASS_TASK
 log = logging.getLogger(__name__)
 
 
-@shared_task(name=RUN_PASS_TASK, bind=True, acks_late=True, max_retries=5)
+@shared_task(name=RUN_PASS_TASK, bind=True, acks_late=True, max_retries=8)
 def run_memory_pass_task(self, pass_id: int) -> None:
     from memory.run import PassRetry, pass_release, pass_run, retry_countdown
 
@@ -29,7 +29,8 @@ def run_memory_pass_task(self, pass_id: int) -> None:
         pass_run(pass_id=pass_id, redelivered=redelivered)
     except PassRetry as exc:
         # The pass bounds its attempts (memory.run.MAX_ATTEMPTS) and is already queued again.
-        raise self.retry(exc=exc, countdown=retry_countdown(self.request.retries)) from exc
+        countdown = retry_countdown(self.request.retries, exc.retry_after)
+        raise self.retry(exc=exc, countdown=countdown) from exc
     except (SoftTimeLimitExceeded, DatabaseError) as exc:
         log.warning("memory pass %s interrupted (%s); retrying", pass_id, type(exc).__name__)
         try:

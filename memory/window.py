@@ -4,6 +4,7 @@ a whole voice transcript, capped in tokens, and the whole prompt within the mode
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from datetime import date
 
 from django.conf import settings
 
@@ -49,7 +50,8 @@ def messages_tokens(messages: Iterable[dict[str, str]]) -> int:
     return sum(count_tokens(message["content"]) for message in messages)
 
 
-def pass_input(existing: list[str], turns: list[Turn], source: str) -> list[dict[str, str]]:
+def pass_input(existing: list[str], turns: list[Turn], source: str, *,
+               today: date | None = None) -> list[dict[str, str]]:
     """The rewrite prompt, within WHIZI_MEMORY_MODEL_INPUT_MAX_TOKENS.
 
     With the list under 2,000 tokens and the transcript under 20,000 this is always
@@ -64,7 +66,7 @@ def pass_input(existing: list[str], turns: list[Turn], source: str) -> list[dict
     room = cap - frame
     while True:
         turns = cap_turns(turns, max_tokens=room)
-        messages = pass_messages(existing=shown, turns=turns, source=source)
+        messages = pass_messages(existing=shown, turns=turns, source=source, today=today)
         over = messages_tokens(messages) - cap
         if over <= 0 or not turns:
             return messages

@@ -6,11 +6,12 @@ so this module mirrors memory.prompts exactly and nothing else.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
 
-_EXISTING = re.compile(r"<existing_memory>\n?(?P<body>.*?)\n?</existing_memory>", re.DOTALL)
+_SAVED = re.compile(r"<saved_memory>\n?(?P<body>.*?)\n?</saved_memory>", re.DOTALL)
 _CONVERSATION = re.compile(
     r'<conversation source="(?P<source>\w+)">\n?(?P<body>.*)\n?</conversation>', re.DOTALL)
 _COMPACT = re.compile(
@@ -19,7 +20,7 @@ _COMPACT = re.compile(
     re.DOTALL,
 )
 _MEMORY = re.compile(r"<memory>\n?(?P<body>.*?)\n?</memory>", re.DOTALL)
-_TURN = re.compile(r"^\[(?P<role>user|assistant)\] ?(?P<text>.*)$")
+_NUMBERED = re.compile(r"^\[\d+\] ?")
 
 
 @dataclass(frozen=True)
@@ -66,21 +67,25 @@ def last_user_text(messages: list[dict[str, Any]]) -> str:
     return ""
 
 
+def numbered_lines(body: str) -> list[str]:
+    """Saved lines exactly as shown, without their "[n] " id (in order, so ids are positions)."""
+    return [_NUMBERED.sub("", raw.strip()) for raw in body.splitlines() if raw.strip()]
+
+
 def parse_pass(text: str) -> PassInput | None:
-    existing = _EXISTING.search(text)
+    saved = _SAVED.search(text)
     conversation = _CONVERSATION.search(text)
-    if not existing or not conversation:
+    if not saved or not conversation:
         return None
     turns: list[tuple[str, str]] = []
-    for raw in conversation.group("body").rstrip("\n").split("\n"):
-        match = _TURN.match(raw)
-        if match:
-            turns.append((match.group("role"), match.group("text")))
-        elif turns:
-            # A message spanning several lines continues the turn above.
-            role, previous = turns[-1]
-            turns[-1] = (role, f"{previous}\n{raw}")
-    return PassInput(existing=bullet_lines(existing.group("body")), turns=turns,
+    for raw in conversation.group("body").splitlines():
+        try:
+            turn = json.loads(raw)
+        except ValueError:
+            continue
+        # Only the user's own words: what they pasted is never read for facts.
+        turns.append((turn.get("role", ""), str(turn.get("text", ""))))
+    return PassInput(existing=numbered_lines(saved.group("body")), turns=turns,
                      source=conversation.group("source"))
 
 
@@ -88,7 +93,7 @@ def parse_compaction(text: str) -> CompactionInput | None:
     match = _COMPACT.search(text)
     if not match:
         return None
-    return CompactionInput(lines=bullet_lines(match.group("body")), tokens=int(match.group("tokens")),
+    return CompactionInput(lines=numbered_lines(match.group("body")), tokens=int(match.group("tokens")),
                            target=int(match.group("target")))
 
 

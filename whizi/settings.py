@@ -290,7 +290,8 @@ WHIZI_OFFLINE_MODEL = "whizi/offline"
 WHIZI_CHAT_MODELS = envlist("WHIZI_CHAT_MODELS", WHIZI_OFFLINE_MODEL)
 WHIZI_MEMORY_MODEL = os.environ.get("WHIZI_MEMORY_MODEL", "").strip() or WHIZI_OFFLINE_MODEL
 WHIZI_CHAT_TIMEOUT = envfloat("WHIZI_CHAT_TIMEOUT", "60")
-WHIZI_MEMORY_MODEL_TIMEOUT = envfloat("WHIZI_MEMORY_MODEL_TIMEOUT", "120")
+# A hung provider holds a worker slot this long per try; retries come minutes apart.
+WHIZI_MEMORY_MODEL_TIMEOUT = envfloat("WHIZI_MEMORY_MODEL_TIMEOUT", "60")
 if WHIZI_MEMORY_MODEL_TIMEOUT >= CELERY_TASK_SOFT_TIME_LIMIT / 2:
     raise ImproperlyConfigured(
         "WHIZI_MEMORY_MODEL_TIMEOUT must be under half the task time limit "
