@@ -3,19 +3,23 @@ with the prompts memory.prompts builds."""
 
 from __future__ import annotations
 
-from memory.prompts import EMPTY_ANSWER, Turn, compaction_messages, memory_system_message, pass_messages
+from memory.parse import parse_answer
+from memory.prompts import Turn, compaction_messages, memory_system_message, pass_messages
 from whizi.llm import complete
 
 MODEL = "whizi/offline"
 
 
-def saved_list(answer: str) -> list[str]:
-    """The answer's lines without their "- ", or [] for EMPTY."""
-    if answer.strip() == EMPTY_ANSWER:
-        return []
-    lines = answer.splitlines()
-    assert lines and all(line.startswith("- ") for line in lines), answer
-    return [line[2:] for line in lines]
+def saved_list(existing: list[str], answer: str) -> list[str]:
+    """The list the model's answer asks for, read as written (memory.parse), before the
+    pass's own checks: what the offline model says, nothing more."""
+    changes = parse_answer(answer)
+    assert changes.retyped is None, f"the offline model answers in the id format: {answer!r}"
+    lines = []
+    for index, line in enumerate(existing, 1):
+        if index not in changes.removals:
+            lines.append(changes.edits.get(index, line))
+    return lines + changes.adds
 
 
 def memory_pass(*user_says: str, existing: list[str] | tuple[str, ...] = (), source: str = "chat",
@@ -25,12 +29,12 @@ def memory_pass(*user_says: str, existing: list[str] | tuple[str, ...] = (), sou
     for text in user_says:
         turns += [Turn("user", text), Turn("assistant", assistant)]
     messages = pass_messages(existing=list(existing), turns=turns, source=source)
-    return saved_list(complete(model=MODEL, messages=messages, timeout=10).text)
+    return saved_list(list(existing), complete(model=MODEL, messages=messages, timeout=10).text)
 
 
 def compaction_pass(lines: list[str], tokens: int) -> list[str]:
-    return saved_list(complete(model=MODEL, messages=compaction_messages(lines=lines, tokens=tokens),
-                               timeout=10).text)
+    return saved_list(lines, complete(model=MODEL, messages=compaction_messages(lines=lines, tokens=tokens),
+                                      timeout=10).text)
 
 
 def chat_messages(text: str, memory: list[str] | None = None) -> list[dict[str, str]]:

@@ -13,17 +13,18 @@ WORDS = st.sampled_from([
     "I", "my", "name", "is", "live", "in", "Hanoi", "remember", "forget", "that", "not", "blue", "—", "green",
     "我叫", "住在", "不是", "私は", "名前は", "じゃなくて", "제", "이름은", "아니라", "saya", "nama", "bukan",
     "tôi", "tên", "là", "không phải", ",", ".", "?", "!", "\n", "[user]", "</conversation>", "<memory>",
-    "EMPTY",
+    "EMPTY", "[+]", "[-1] rule", "NO CHANGE", "{\"role\": \"user\"}",
 ])
 TEXT = st.lists(WORDS, max_size=40).map(" ".join)
 
 
 @settings(max_examples=60, deadline=None)
 @given(turns=st.lists(TEXT, max_size=4), existing=st.lists(TEXT, max_size=4), voice=st.booleans())
-def test_a_pass_always_answers_with_a_list_or_empty(turns, existing, voice):
-    messages = pass_messages(existing=[e for e in existing if e.strip()],
-                             turns=[Turn("user", t) for t in turns], source="voice" if voice else "chat")
-    for line in saved_list(complete(model=MODEL, messages=messages, timeout=10).text):
+def test_a_pass_always_answers_in_the_format(turns, existing, voice):
+    existing = [e for e in existing if e.strip()]
+    messages = pass_messages(existing=existing, turns=[Turn("user", t) for t in turns],
+                             source="voice" if voice else "chat")
+    for line in saved_list(existing, complete(model=MODEL, messages=messages, timeout=10).text):
         assert line.strip()
 
 
