@@ -55,8 +55,8 @@ _NO_CHANGE = re.compile(
     r"|^\W*(?:nochange|unchanged|empty|no changes? (?:needed|required|necessary))\W*$", re.IGNORECASE)
 # What a model writes where a line would be, meaning "nothing here".
 _PLACEHOLDER = re.compile(
-    r"^\W*(?:none|n/?a|nil|null|nothing|không có(?: gì)?|không|无|沒有|没有|なし|特になし|없음|없습니다|"
-    r"tiada|tidak ada|ninguno|aucun|keine)\W*$"
+    r"^\W*(?:none|n/?a|nil|null|nothing|không có(?: gì)?(?: mới)?|không|无|沒有|没有|なし|特になし|"
+    r"없음|없습니다|tiada|tidak ada|ninguno|aucun|keine)\W*$"
     r"|^\W*(?:nothing|no)\s+(?:other\s+|new\s+|more\s+|further\s+|additional\s+)*(?:durable\s+)?"
     r"(?:facts?|changes?|updates?|information|details|lines?|to\s+(?:add|remember|change|update))\b"
     r"|^\W*no other\b|^[\W_]*$|^\(.*\)$|^\[.*\]$|^~~.*~~$",
@@ -64,11 +64,15 @@ _PLACEHOLDER = re.compile(
 )
 # An edit whose text only says "keep it": the saved line stays.
 _KEEP_WORDS = re.compile(r"^\W*(?:unchanged|keep|kept|same|no change|as is|as before|no edit)\W*$", re.I)
-# "(unchanged)", "(new)", "(was: …)" after a line: notes about it, not part of it.
+# "(unchanged)", "(new)", "(was: …)", "— the user moved" after a line: notes about it,
+# not part of it; and ~~struck-out~~ text, which the model meant as gone.
 _ANNOTATION = re.compile(
     r"\s*[(\[](?:unchanged|kept|keep|no change|edited|updated|new|added|modified|same|"
-    r"(?:was|previously|formerly|before|old)\b[^)\]]*)[)\]]\s*$"
-    r"|\s+[-–—]+\s*(?:unchanged|kept|new|added|edited|updated)\s*$",
+    r"(?:was|previously|formerly|before|old|the user|user|per (?:the )?user|because|since|"
+    r"as requested|requested|from (?:the )?(?:conversation|chat))\b[^)\]]*)[)\]]\s*$"
+    r"|\s+(?:[-–—]+|//)\s*(?:unchanged|kept|new|added|edited|updated|the user|user|because|since|"
+    r"as requested|per (?:the )?user|was|previously)\b.*$"
+    r"|~~[^~]+~~",
     re.IGNORECASE,
 )
 _ARROW = re.compile(r"\s+(?:→|->|=>|⇒)\s+")
