@@ -52,7 +52,9 @@ _TAG = re.compile(
 # uses for it alone on a line ("EMPTY" was the old answer for "nothing": never a wipe).
 _NO_CHANGE = re.compile(
     rf"^\W*(?:{NO_CHANGE}|no[\s_-]*changes?)\b"
-    r"|^\W*(?:nochange|unchanged|empty|no changes? (?:needed|required|necessary))\W*$", re.IGNORECASE)
+    r"|^\W*(?:nochange|unchanged|empty|no changes? (?:needed|required|necessary)|変更(?:なし|はありません)|"
+    r"변경\s*(?:사항\s*)?없음|không (?:có )?thay đổi(?: gì)?|(?:无|没有|沒有)(?:变化|更改|變更|改变)|"
+    r"(?:tiada|tidak ada) perubahan)\W*$", re.IGNORECASE)
 # What a model writes where a line would be, meaning "nothing here".
 _PLACEHOLDER = re.compile(
     r"^\W*(?:none|n/?a|nil|null|nothing|không có(?: gì)?(?: mới)?|không|无|沒有|没有|なし|特になし|"
