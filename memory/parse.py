@@ -522,7 +522,7 @@ def _json_items(data: Any) -> list[str] | None:
             item = _json_text(item)
         if isinstance(item, str):
             items.append(item)
-    return items
+    return items if items or not data else None
 
 
 # ---------------------------------------------------------------- a list re-typed
