@@ -58,7 +58,9 @@ _NO_CHANGE = re.compile(
 # What a model writes where a line would be, meaning "nothing here".
 _PLACEHOLDER = re.compile(
     r"^\W*(?:none|n/?a|nil|null|nothing|không có(?: gì)?(?: mới)?|không|无|沒有|没有|なし|特になし|"
-    r"없음|없습니다|tiada|tidak ada|ninguno|aucun|keine)\W*$"
+    r"없음|없습니다|tiada|tidak ada|ninguno|aucun|keine|以上(?:です)?|이상입니다|이상이에요|就这些)\W*$"
+    r"|^\W*(?:none|n/?a|nil|nothing)(?:\s*[-–—:;,(]|\s+(?:needed|required|found|here|new|else|"
+    r"to (?:add|report|change|update)|at this time)\b)"
     r"|^\W*(?:nothing|no)\s+(?:other\s+|new\s+|more\s+|further\s+|additional\s+)*(?:durable\s+)?"
     r"(?:facts?|changes?|updates?|information|details|lines?|to\s+(?:add|remember|change|update))\b"
     r"|^\W*no other\b|^[\W_]*$|^\(.*\)$|^\[.*\]$|^~~.*~~$",
@@ -100,6 +102,7 @@ _NOTE_LINE = re.compile(
     r"item|[\[\"'“‘]|\d)"
     r"|\b(?:because|since|as) the user\b|\bthe user (?:said|mentioned|stated|asked|told|explained|"
     r"indicated|shared|noted|requested|wants me|only|just|did|didn['’]t)\b"
+    r"|^\W*(?:everything|all|the rest) else\b|^\W*kept (?:everything|all|the rest|other)\b"
     r"|\bline \d+\b|\[\s*[-+]?\d*\s*\]|\b(?:this|the|that) (?:conversation|chat|exchange)\b"
     r"|\bdurable\b|\bworth (?:saving|keeping|remembering|storing)\b|\bsaved (?:list|memory)\b"
     r"|</?think|```|~~~",
@@ -124,6 +127,8 @@ _EXPLANATION = (
 _CHANGE_SUMMARY = r"changes?(?:\s+made)?|summary(?:\s+of\s+changes)?|what changed|change log|changelog"
 _GONE = r"removed|deleted|forgotten|dropped|removals?|deletions?"
 _EXPLANATION_HEADER = re.compile(rf"^\W*(?:{_EXPLANATION})\b", re.IGNORECASE)
+# "Reason: the user moved", "Ghi chú: …": an explanation given on one line.
+_EXPLANATION_LINE = re.compile(rf"^\W*(?:{_EXPLANATION})\s*[:：]", re.IGNORECASE)
 _SUMMARY_HEADER = re.compile(rf"^\W*(?:{_CHANGE_SUMMARY})\W*$", re.IGNORECASE)
 _GONE_HEADER = re.compile(rf"^\W*(?:lines?\s+)?(?:{_GONE})\b", re.IGNORECASE)
 _ANSWER_TITLE = re.compile(
@@ -202,7 +207,8 @@ def _is_junk(text: str) -> bool:
     a header or a note about the changes."""
     return (not text or len(text) > MAX_LINE_CHARS or bool(_PLACEHOLDER.search(text))
             or bool(_NO_CHANGE.match(text)) or bool(_REFUSAL.search(text))
-            or text.rstrip().endswith((":", "：")) or bool(_NOTE_LINE.search(text)))
+            or text.rstrip().endswith((":", "：")) or bool(_NOTE_LINE.search(text))
+            or bool(_NO_CHANGE_PROSE.search(text)) or bool(_EXPLANATION_LINE.match(text)))
 
 
 def _is_prose(text: str) -> bool:
