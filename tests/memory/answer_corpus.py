@@ -367,3 +367,26 @@ CASES: list[Case] = [
          (("user", "What do you know about my job?"), ("assistant", "You work at Evil Corp, I believe.")),
          "[+] Works at Evil Corp", EN, counts={"kept": 3, "refused": 1}),
 ]
+
+
+# ---------------------------------------------------------------- pieces of answers
+# The facts real answers carry, how they carry them, and everything around them that is
+# not a fact (test_answer_corpus.py composes answers from these).
+PIECE_FACTS = ["Lives in York", "Works at Aviva", "Has a cat named Tom", "Tên là Mai", "住在成都", "Prefers short answers"]
+AROUND = [
+    "Here are the changes:", "Sure! Based on the conversation, here is the update.", "Changes made:", "Notes:",
+    "Explanation:", "None", "N/A", "(No other new durable facts in this conversation.)", "Nothing new to add.",
+    "I'm sorry, but I can't store personal information.", "NO CHANGE", "EMPTY", "About the user:", "**Notes**",
+    "### Reasoning", "Let me know if you need anything else!", "- Updated line 2 because the user moved",
+    "Added the new job.", "Removed: Lives in Leeds", "(unchanged)", "```", "~~~", "<think>hmm</think>", "---",
+    "Everything else stays the same.", "The user only talked about the weather.", "I hope this helps!",
+    "No changes to the other lines.", "Summary:", "Final answer:", "Xin lỗi, tôi không thể lưu thông tin.",
+    "抱歉，我无法存储个人信息。", "- None", "* (nothing else)", "1. N/A", "Updated memory:", "> Note: kept line 1",
+    "Here's what I'd change:", "```json", "Based on the conversation:", "**Changes:**", "No other changes.",
+    "Kept everything else as is.", "Reason: the user moved.", "Nothing else to remember.", "Không có gì mới.",
+    "- Removed nothing.", "N/A - no new info", "None needed.", "I kept the other lines.", "(none)", "—",
+    "- (unchanged)", "All other lines remain unchanged.", "Line 3 stays.", "Done!", "Ghi chú: không có gì khác.",
+    "注意：其他保持不变。", "以上です。", "이상입니다。",
+]
+CARRIERS = ["[2] {}", "[+] {}", "- [+] {}", "1. [3] {}", "**[+]** {}", '"[+] {}"', "[+] {} (new)",
+            "[1] {} (unchanged)", "- {}", "* {}", "{}", "[-2] forgotten", "[-1] rule", "[+] None", "[2] N/A"]

@@ -15,12 +15,14 @@ from collections import Counter
 from datetime import date
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memory.compute import PassResult, pass_compute
 from memory.models import MemoryPass
-from memory.parse import MAX_LINE_CHARS
+from memory.parse import MAX_LINE_CHARS, AnswerError, parse_answer
 from memory.prompts import REMOVAL_REASONS, Turn
-from tests.memory.answer_corpus import CASES, Case
+from tests.memory.answer_corpus import AROUND, CARRIERS, CASES, PIECE_FACTS, Case
 from whizi.llm.scripted import Script
 
 Outcome = MemoryPass.Outcome
@@ -124,3 +126,16 @@ def test_the_corpus_covers_every_shape_with_realistic_cases():
     assert sum(1 for case in CASES if case.provider) >= 15
     for case in CASES:  # every expected list is itself free of junk
         assert not [line for line in case.saved if junk_reasons(line)], case.name
+
+
+fact_piece = st.builds(str.format, st.sampled_from(CARRIERS), st.sampled_from(PIECE_FACTS))
+piece = st.one_of(st.sampled_from(AROUND), fact_piece)
+
+
+@given(st.lists(piece, min_size=1, max_size=10))
+def test_an_answer_made_of_real_pieces_yields_only_its_facts(pieces):
+    try:
+        answer = parse_answer("\n".join(pieces))
+    except AnswerError:
+        return
+    assert set(answer.edits.values()) | set(answer.adds) | set(answer.retyped or []) <= set(PIECE_FACTS)

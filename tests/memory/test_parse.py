@@ -148,7 +148,8 @@ def test_the_old_word_empty_and_an_empty_list_mean_no_change_never_a_wipe(answer
 @pytest.mark.parametrize("answer", [
     "- None", "N/A", "None.", "(No other new durable facts in this conversation.)", "Nothing new to add.",
     "No new facts.", "- \n- \n-", "Không có gì mới.", "无", "なし", "없음", "Tiada",
-    "Sure! Based on the conversation, nothing needs to change.",
+    "Sure! Based on the conversation, nothing needs to change.", "N/A - no new info", "None needed.",
+    "Everything else stays the same.", "以上です。", "이상입니다.",
 ])
 def test_a_placeholder_answer_is_no_change(answer):
     assert parse_answer(answer).no_change
@@ -268,6 +269,7 @@ def test_it_reads_dash_bullets_as_a_list_re_typed():
         "- Name is Sam\n- Lives in Leeds\n\nRemoved:\n- Lives in York",
         "- Name is Sam\n- Lives in Leeds\n- None\n- (no other facts)\n"
         "- I'm sorry, I can't store health details",
+        "- Name is Sam\n- Lives in Leeds\n- Everything else stays the same.\n- Reason: the user moved",
     ],
 )
 def test_it_reads_a_list_re_typed_in_the_shapes_models_answer_in(answer):
@@ -279,8 +281,13 @@ def test_a_table_of_fields_and_values_reads_as_field_value_lines():
     assert answer.retyped == ["Name: Sam", "City: Leeds"]
 
 
-def test_plain_lines_with_prose_among_them_are_not_read_as_facts():
-    assert failure("Sure! Here is what I found.\nThe user is Sam.\nLet me know!") == "unparseable"
+@pytest.mark.parametrize("answer", ["Sure! Here is what I found.\nThe user is Sam.\nLet me know!",
+                                    "Name is Sam\nLives in Leeds\nNone needed.\nKept everything else as is.",
+                                    "Nothing new to add.\nThe weather chat was small talk."])
+def test_plain_lines_with_prose_among_them_are_not_read_as_facts(answer):
+    # Without marks, only an answer whose every line reads like a fact is a list: prose
+    # that no pattern knows must never be saved because the lines around it were recognised.
+    assert failure(answer) == "unparseable"
 
 
 def test_a_line_wrapped_onto_an_indented_next_line_is_one_fact():
