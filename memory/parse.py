@@ -5,58 +5,143 @@ The answer names the changes: `[3] new text` edits saved line 3, `[+] text` adds
 does not mention is kept, so a model that forgets a line, answers only the new fact or
 answers in the wrong shape never deletes anything.
 
-Models drift from the format, so this also reads: bullets and numbers before the tags,
-code fences, a preamble or notes around the changes (ignored), bold and quotes around a
-line; and, when no line carries a tag, a whole list re-typed the old way (bullets, JSON,
-a table): each of its lines keeps, edits or adds, and nothing is removed. What it never
-does is save a header, a change note, a placeholder ("None", "(no other facts)") or a
-refusal: a refusal or an answer with nothing usable raises AnswerError.
+Models drift from the format, so this also reads: bullets, numbers, quotes and bold
+around the tags, code fences, a table, JSON, a preamble or a notes section around the
+changes (ignored); and, when no line carries a tag, a whole list re-typed the old way
+(bullets, JSON, a table, plain lines): each of its lines keeps, edits or adds, and
+nothing is removed. What it never does is save a header, a change note, a placeholder
+("None", "(no other facts)") or a refusal: an answer with nothing usable is either a
+no-change or raises AnswerError.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
-from memory.lines import normalise_line
-from memory.prompts import NO_CHANGE
+from memory.lines import line_key, normalise_line
+from memory.prompts import COMPACTION_REASONS, NO_CHANGE, REMOVAL_REASONS
 from whizi.text import storable_text
 
 # A saved line aims at ~55 characters; one ten times longer is a pasted paragraph or a
 # model ignoring the format, and is not saved.
 MAX_LINE_CHARS = 500
 
-_THINKING = re.compile(r"<think(?:ing)?>.*?(?:</think(?:ing)?>|\Z)", re.IGNORECASE | re.DOTALL)
-_FENCE = re.compile(r"```[^\n`]*\n(.*?)(?:```|\Z)", re.DOTALL)
-# Bullets, numbers, checkboxes and bold marks a model puts before a line.
-_MARK = re.compile(r"^\s*(?:[-*•·‣▪●◦–—+]\s+|\d{1,3}[.)]\s+|\(\d{1,3}\)\s+|\[[ xX]?\]\s+|\*\*|__)+")
+_REASONS = REMOVAL_REASONS + COMPACTION_REASONS
+
+# Reasoning a model shows before its answer; an unclosed block runs to the end, and a
+# close with no open (the provider cut the opening tag) hides what came before it.
+_THINKING = re.compile(r"<(think|thinking|reasoning)>.*?(?:</\1>|\Z)", re.IGNORECASE | re.DOTALL)
+_THINK_CLOSE = re.compile(r"\A.*</(?:think|thinking|reasoning)>", re.IGNORECASE | re.DOTALL)
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)", re.DOTALL | re.MULTILINE)
+# Bullets, numbers, checkboxes, quote marks and bold a model puts before a line.
+_MARK = re.compile(
+    r"^\s*(?:(?:[-*•·‣▪●◦–—+]|\d{1,3}[.)]|\(\d{1,3}\)|\[[ xX]?\])\s+|>\s*|\*\*|__(?=\S))+")
 _MARKED = re.compile(r"^\s*(?:[-*•·‣▪●◦–—+]|\d{1,3}[.)]|\(\d{1,3}\))\s+\S")
-_EDIT = re.compile(r"^\[\s*(?:#|L|id\s*)?(\d{1,4})\s*\]\s*[:.\-–—]?\s*(.*)$", re.IGNORECASE)
-_ADD = re.compile(r"^\[\s*(?:\+|new|add)\s*\]\s*[:.\-–—]?\s*(.*)$", re.IGNORECASE)
-_REMOVE = re.compile(r"^\[\s*[-−–]\s*(\d{1,4})\s*\]\s*[:.\-–—]?\s*([A-Za-z]*)", re.IGNORECASE)
-_NO_CHANGE = re.compile(r"^\W*(?:no[\s_-]*changes?|nochange|unchanged|empty)\W*$", re.IGNORECASE)
-_NO_CHANGE_LEAD = re.compile(rf"^\W*{NO_CHANGE}\b", re.IGNORECASE)
-_HEADER = re.compile(r"^[^\[\]]{1,60}:\s*$")
-# Sections of an answer that talk about the changes rather than being them.
-_NOTES_HEADER = re.compile(
-    r"^\W*(?:changes?(?:\s+made)?|notes?|summary|explanations?|reasons?|reasoning|removed|added|"
-    r"updated|edits?|rationale|why|thoughts?)\b", re.IGNORECASE,
-)
-_PLACEHOLDER = re.compile(
-    r"^\W*(?:none|n/?a|nil|nothing(?:\s+(?:new|to\s+(?:add|remember|change)))?|no\s+(?:new\s+)?"
-    r"(?:facts?|changes?|updates?)|không có(?: gì)?|无|沒有|没有|なし|없음|tiada|tidak ada|-+|\.+|…)\W*$"
-    r"|^\s*\(.*\)\s*$|^\W*no other\b", re.IGNORECASE,
-)
-_REFUSAL = re.compile(
-    r"\b(?:i['’]?m sorry|i am sorry|sorry,? but|i can(?:no|')t|i cannot|i am unable|i['’]m unable|"
-    r"i won['’]t|as an ai|i['’]m not able|i am not able|i do not store|i don['’]t store)\b"
-    r"|抱歉|对不起|无法|申し訳|できません|죄송|할 수 없|maaf|tidak dapat|xin lỗi|không thể",
+_QUOTES = "\"'“”‘’„「」『』«»`"
+_WRAPS = ("**", "__", "*", "_", "`")
+_TAG = re.compile(
+    r"^[*_`]*\[\s*(?:(?P<add>\+|new|add(?:ed)?)|(?P<minus>[-−–—])\s*(?P<removed>\d{1,4})"
+    r"|(?:#|L|id\s*|line\s*)?(?P<edited>\d{1,4}))\s*\][*_`]*\s*[:.\-–—=]?\s*(?P<rest>.*)$",
     re.IGNORECASE,
 )
-_QUOTES = "\"'“”‘’「」『』«»`"
-_JSON_LIST_KEYS = ("memory", "updated_memory", "facts", "memories", "lines", "list", "items", "updated_list")
-_JSON_TEXT_KEYS = ("fact", "text", "line", "content", "value", "memory")
+# "NO CHANGE" (also after a note: "NO CHANGE — nothing durable"), and the words a model
+# uses for it alone on a line ("EMPTY" was the old answer for "nothing": never a wipe).
+_NO_CHANGE = re.compile(
+    rf"^\W*(?:{NO_CHANGE}|no[\s_-]*changes?)\b"
+    r"|^\W*(?:nochange|unchanged|empty|no changes? (?:needed|required|necessary)|変更(?:なし|はありません)|"
+    r"변경\s*(?:사항\s*)?없음|không (?:có )?thay đổi(?: gì)?|(?:无|没有|沒有)(?:变化|更改|變更|改变)|"
+    r"(?:tiada|tidak ada) perubahan)\W*$", re.IGNORECASE)
+# What a model writes where a line would be, meaning "nothing here".
+_PLACEHOLDER = re.compile(
+    r"^\W*(?:none|n/?a|nil|null|nothing|không có(?: gì)?(?: mới)?|không|无|沒有|没有|なし|特になし|"
+    r"없음|없습니다|tiada|tidak ada|ninguno|aucun|keine|以上(?:です)?|이상입니다|이상이에요|就这些)\W*$"
+    r"|^\W*(?:none|n/?a|nil|nothing)(?:\s*[-–—:;,(]|\s+(?:needed|required|found|here|new|else|"
+    r"to (?:add|report|change|update)|at this time)\b)"
+    r"|^\W*(?:nothing|no)\s+(?:other\s+|new\s+|more\s+|further\s+|additional\s+)*(?:durable\s+)?"
+    r"(?:facts?|changes?|updates?|information|details|lines?|to\s+(?:add|remember|change|update))\b"
+    r"|^\W*no other\b|^[\W_]*$|^\(.*\)$|^\[.*\]$|^~~.*~~$",
+    re.IGNORECASE,
+)
+# An edit whose text only says "keep it": the saved line stays.
+_KEEP_WORDS = re.compile(r"^\W*(?:unchanged|keep|kept|same|no change|as is|as before|no edit)\W*$", re.I)
+# "(unchanged)", "(new)", "(was: …)", "— the user moved" after a line: notes about it,
+# not part of it; and ~~struck-out~~ text, which the model meant as gone.
+_ANNOTATION = re.compile(
+    r"\s*[(\[](?:unchanged|kept|keep|no change|edited|updated|new|added|modified|same|"
+    r"(?:was|previously|formerly|before|old|the user|user|per (?:the )?user|because|since|"
+    r"as requested|requested|from (?:the )?(?:conversation|chat))\b[^)\]]*)[)\]]\s*$"
+    r"|\s+(?:[-–—]+|//)\s*(?:unchanged|kept|new|added|edited|updated|the user|user|because|since|"
+    r"as requested|per (?:the )?user|was|previously)\b.*$"
+    r"|~~[^~]+~~",
+    re.IGNORECASE,
+)
+_ARROW = re.compile(r"\s+(?:→|->|=>|⇒)\s+")
+_REFUSAL = re.compile(
+    r"\b(?:i['’]?m sorry|i am sorry|sorry,? but|i apologi[sz]e|as an ai\b|as a language model"
+    r"|i (?:can(?:no|['’])?t|cannot|won['’]t|will not|am unable to|['’]m unable to|am not able to|"
+    r"['’]m not able to)\s+(?:\w+\s+){0,3}?(?:store|save|remember|keep|retain|record|"
+    r"collect|process|help|assist|comply|provide|do that)\b"
+    r"|i (?:do not|don['’]t) (?:store|save|retain|record|collect))"
+    r"|抱歉|对不起|對不起|无法(?:存储|保存|记住|记录|处理|帮助|提供)|無法(?:儲存|保存|記住)"
+    r"|申し訳|(?:保存|記憶|記録|お手伝い)(?:すること)?(?:は|が)?できません"
+    r"|죄송|(?:저장|기억|기록|도와\s*드릴)\S*\s*수\s*없"
+    r"|\bmaaf\b|tidak (?:dapat|boleh) (?:menyimpan|mengingat|membantu)"
+    r"|xin lỗi|không thể (?:lưu|ghi nhớ|nhớ|giúp|cung cấp|xử lý)"
+    r"|lo siento|no puedo (?:almacenar|guardar|recordar|ayudar)|\bdésolée?\b|je ne peux pas"
+    r"|tut mir leid|ich kann (?:keine|nicht)|desculpe|não posso",
+    re.IGNORECASE,
+)
+# A line about the changes rather than a fact: "Updated line 2 because the user moved".
+_NOTE_LINE = re.compile(
+    r"^\W*(?:updated|added|removed|edited|deleted|replaced|changed line|no need)\b"
+    r"|^\W*(?:kept|merged|dropped|corrected|modified)\s+(?:line|the|a|an|this|that|it|fact|entry|"
+    r"item|[\[\"'“‘]|\d)"
+    r"|\b(?:because|since|as) the user\b|\bthe user (?:said|mentioned|stated|asked|told|explained|"
+    r"indicated|shared|noted|requested|wants me|only|just|did|didn['’]t)\b"
+    r"|^\W*(?:everything|all|the rest) else\b|^\W*kept (?:everything|all|the rest|other)\b"
+    r"|\bline \d+\b|\[\s*[-+]?\d*\s*\]|\b(?:this|the|that) (?:conversation|chat|exchange)\b"
+    r"|\bdurable\b|\bworth (?:saving|keeping|remembering|storing)\b|\bsaved (?:list|memory)\b"
+    r"|</?think|```|~~~",
+    re.IGNORECASE,
+)
+# How chatty prose starts: a preamble, an aside, a closing line.
+_PROSE = re.compile(
+    r"^\W*(?:here(?:['’]s| is| are)|(?:sure|okay|ok|certainly|of course|absolutely|great|got it|"
+    r"understood|alright|done)\s*[!,.:]|based on|according to|after (?:review|read|look)|looking at|"
+    r"reviewing|i\b|i['’]|we\b|let me|let['’]s|the (?:following|updated|changes?|list|memory|new|"
+    r"saved|answer)\b|this (?:is|conversation|chat)\b|these are\b|there (?:is|are|was|were)\b|"
+    r"it (?:seems|looks|appears)|as (?:requested|an ai)|(?:below|above)[\s:,]|note\b|hope\b|"
+    r"let me know|feel free|thanks?\b)",
+    re.IGNORECASE,
+)
+# Section headers whose lines talk about the answer rather than being it.
+_EXPLANATION = (
+    r"notes?|explanations?|reasoning|reasons?|rationale|why|justifications?|comments?|commentary|"
+    r"analysis|thoughts?|observations?|context|remarks?|ghi chú|giải thích|lý do|说明|說明|解释|"
+    r"解釋|备注|理由|注意|メモ|備考|설명|참고|이유|nota|notas|catatan|penjelasan|sebab"
+)
+_CHANGE_SUMMARY = r"changes?(?:\s+made)?|summary(?:\s+of\s+changes)?|what changed|change log|changelog"
+_GONE = r"removed|deleted|forgotten|dropped|removals?|deletions?"
+_EXPLANATION_HEADER = re.compile(rf"^\W*(?:{_EXPLANATION})\b", re.IGNORECASE)
+# "Reason: the user moved", "Ghi chú: …": an explanation given on one line.
+_EXPLANATION_LINE = re.compile(rf"^\W*(?:{_EXPLANATION})\s*[:：]", re.IGNORECASE)
+_SUMMARY_HEADER = re.compile(rf"^\W*(?:{_CHANGE_SUMMARY})\W*$", re.IGNORECASE)
+_GONE_HEADER = re.compile(rf"^\W*(?:lines?\s+)?(?:{_GONE})\b", re.IGNORECASE)
+_ANSWER_TITLE = re.compile(
+    r"^\W*(?:updated |final |new |saved )?(?:memory|list|answer|changes?|facts|output|result)\W*$", re.I)
+# Where JSON starts: "[" before a string, an object, a list or the end of the line, or
+# "{" before a key (never a tag "[2]" or a checkbox "[ ]").
+_JSON_START = re.compile(r"^[ \t]*(?:\[\s*(?:[\"'{\[]|\]\s*$|$)|\{\s*(?:[\"'}]|$))", re.MULTILINE)
+_JSON_LIST_KEYS = ("memory", "updated_memory", "facts", "memories", "lines", "list", "items",
+                   "updated_list", "memory_list", "saved_memory", "changes", "answer")
+_JSON_TEXT_KEYS = ("fact", "text", "line", "content", "value", "memory", "new_text", "new")
+_JSON_ADD_KEYS = ("add", "adds", "added", "new", "additions", "new_facts")
+_JSON_EDIT_KEYS = ("edit", "edits", "edited", "update", "updates", "updated")
+_JSON_REMOVE_KEYS = ("remove", "removals", "removed", "delete", "deleted", "deletions")
 
 
 class AnswerError(Exception):
@@ -83,108 +168,356 @@ class Answer:
     ignored: int = 0  # prose, headers, notes and placeholders left out
 
 
-def clean_line(line: str) -> str:
-    """One line as it is saved: one line of storable text, no marks or wrapping quotes."""
-    text = normalise_line(_MARK.sub("", storable_text(line, single_line=True)))
-    text = text.replace("**", "").replace("__", "").strip()
-    while len(text) >= 2 and text[0] in _QUOTES and text[-1] in _QUOTES:
-        text = text[1:-1].strip()
+# ---------------------------------------------------------------- one line
+
+def _unwrap(text: str) -> str:
+    """Without the quotes, bold, italics or backticks wrapped around the whole text."""
+    while len(text) >= 2:
+        wrap = next((w for w in _WRAPS if len(text) > 2 * len(w) and text.startswith(w)
+                     and text.endswith(w)), None)
+        if wrap is not None:
+            text = text[len(wrap):-len(wrap)].strip()
+        elif text[0] in _QUOTES and text[-1] in _QUOTES:
+            text = text[1:-1].strip()
+        else:
+            break
     return text
 
 
-def _usable(text: str) -> bool:
-    return bool(text) and len(text) <= MAX_LINE_CHARS and not _PLACEHOLDER.match(text)
+def _bare(raw: str) -> str:
+    """A line of the answer without its list marks and wrapping."""
+    return _unwrap(_MARK.sub("", storable_text(raw, single_line=True)).strip())
 
+
+def clean_line(line: str) -> str:
+    """One line as it is saved: one line of storable text, no marks, wrapping quotes or
+    bold, and no note about it ("(unchanged)", "(was: …)")."""
+    text = line
+    for _ in range(8):  # marks, quotes and notes can nest: "- "Sam" (unchanged)"
+        previous = text
+        text = normalise_line(_bare(text)).replace("**", "")
+        text = normalise_line(_unwrap(_ANNOTATION.sub("", text).strip()))
+        if text == previous:
+            break
+    return text
+
+
+def _is_junk(text: str) -> bool:
+    """Never a saved line: empty, too long, a placeholder, a no-change word, a refusal,
+    a header or a note about the changes."""
+    return (not text or len(text) > MAX_LINE_CHARS or bool(_PLACEHOLDER.search(text))
+            or bool(_NO_CHANGE.match(text)) or bool(_REFUSAL.search(text))
+            or text.rstrip().endswith((":", "：")) or bool(_NOTE_LINE.search(text))
+            or bool(_NO_CHANGE_PROSE.search(text)) or bool(_EXPLANATION_LINE.match(text)))
+
+
+def _is_prose(text: str) -> bool:
+    return bool(_PROSE.match(text)) or text.rstrip().endswith(("?", "？")) or _is_junk(text)
+
+
+def _header(raw: str) -> str | None:
+    """The title of a header line ("About the user:", "## Notes", "**Changes made**")."""
+    text = storable_text(raw, single_line=True).strip()
+    if re.match(r"#{1,6}\s", text):
+        return text.strip("# ").strip("*_: ")
+    if re.fullmatch(r"(\*\*|__)[^*_]{1,60}\1:?", text):  # a bold line: a header only if it names a section
+        title = text.strip("*_: ")
+        return title if _notes_title(title) or _ANSWER_TITLE.match(title) else None
+    text = _unwrap(_MARK.sub("", text).strip()).replace("**", "")
+    if len(text) <= 60 and text.endswith((":", "：")) and not _TAG.match(text):
+        return text.rstrip(":：").strip()
+    return None
+
+
+# ---------------------------------------------------------------- the whole answer
 
 def parse_answer(text: str | None, *, truncated: bool = False) -> Answer:
     """The changes in a memory model's answer. Raises AnswerError when it has none.
 
-    `truncated`: the answer stopped at its token limit, so its last line may be cut.
+    `truncated`: the answer stopped at its token limit, so its last line may be cut and
+    is not read (a JSON answer keeps its values that were complete).
     """
     if text is None or not text.strip():
         raise AnswerError("empty_answer")
-    body = _THINKING.sub("", text).strip()
+    body = _THINK_CLOSE.sub("", _THINKING.sub("", text)).strip()
     if not body:
         raise AnswerError("empty_answer")
     lines = _body_lines(body)
-    if truncated and lines:
-        lines = lines[:-1]
+    if truncated and not text.endswith("\n") and lines and body.splitlines()[-1].strip() == lines[-1].strip():
+        lines = lines[:-1]  # cut mid-line: the last line may say half of something
     answer = _tagged(lines)
     if answer is not None:
         return answer
-    first = next((clean_line(line) for line in lines if line.strip()), "")
-    if _NO_CHANGE.match(first) or _NO_CHANGE_LEAD.match(first):
-        return Answer(no_change=True)
-    if _REFUSAL.search(body):
-        raise AnswerError("refused")
-    retyped = _json_items(body) if body[:1] in "[{" else None
-    if retyped == []:
-        return Answer(no_change=True)  # an empty list: nothing new, and nothing is ever wiped
-    if retyped is None:
-        retyped = _table_items(lines) or _list_items(lines)
-    items = [clean_line(item) for item in retyped]
-    usable = [item for item in items if _usable(item)]
-    if not usable and items and all(_PLACEHOLDER.match(item) for item in items if item):
-        return Answer(no_change=True, ignored=len(items))  # "- None": nothing to change
-    if not usable:
-        raise AnswerError("unparseable")
-    return Answer(retyped=usable, ignored=len(items) - len(usable))
+    json_answer = _json_answer(body, lines)
+    if json_answer is not None:
+        return json_answer
+    items, ignored = _deduped(_table_items(lines) or _list_items(lines) or _plain_items(lines))
+    if items:
+        return Answer(retyped=items, ignored=ignored)
+    return _nothing_usable(lines)
 
 
 def _body_lines(body: str) -> list[str]:
     """The lines to read: inside the code fences when the changes are there."""
-    fences = _FENCE.findall(body)
+    fences = [match.group(2) for match in _FENCE.finditer(body)]
     if fences:
-        inside = "\n".join(fences)
-        outside = _FENCE.sub("\n", body)
-        if _has_tags(inside.splitlines()) or not _has_tags(outside.splitlines()):
-            return inside.splitlines()
+        inside = "\n".join(fences).splitlines()
+        outside = _FENCE.sub("\n", body).splitlines()
+        if _has_tags(inside) or not _has_tags(outside):
+            return inside
     return body.splitlines()
 
 
 def _has_tags(lines: list[str]) -> bool:
-    stripped = (_MARK.sub("", line).strip() for line in lines)
-    return any(_EDIT.match(line) or _ADD.match(line) or _REMOVE.match(line) for line in stripped)
+    return any(_TAG.match(_bare(line)) for line in lines)
 
+
+def _nothing_usable(lines: list[str]) -> Answer:
+    """An answer with no change and no list: a no-change in other words, a refusal, or
+    nothing that can be read."""
+    bare = [_bare(line) for line in lines if line.strip() and _header(line) is None]
+    if any(_NO_CHANGE.match(line) for line in bare):
+        return Answer(no_change=True, ignored=len(bare))
+    if any(_REFUSAL.search(line) for line in bare):
+        raise AnswerError("refused")
+    if bare and all(_PLACEHOLDER.search(line) or _NO_CHANGE_PROSE.search(line) for line in bare):
+        return Answer(no_change=True, ignored=len(bare))
+    if not bare:
+        raise AnswerError("empty_answer")
+    raise AnswerError("unparseable")
+
+
+# "There's nothing new to remember", "the list stays the same".
+_NO_CHANGE_PROSE = re.compile(
+    r"\bno (?:\w+ )?(?:changes?|updates?)\b|\bnothing (?:\w+ )?(?:new|to (?:add|change|update|remember|"
+    r"save|store))\b|\bno new (?:\w+ )?(?:facts?|information|details)\b|\bunchanged\b"
+    r"|\b(?:stays?|remains?) (?:the same|as it is)\b|\bno durable\b",
+    re.IGNORECASE,
+)
+
+
+# ---------------------------------------------------------------- the id format
 
 def _tagged(lines: list[str]) -> Answer | None:
-    """The answer in the id format; None when no line carries a tag."""
+    """The answer in the id format; None when no line of its answer carries a tag.
+
+    Lines in a notes section ("Explanation:", or "Changes made:" after the changes) are
+    read as notes, even when they quote a tag.
+    """
     answer = Answer()
     tagged = False
+    in_notes = False
     for raw in lines:
-        line = _MARK.sub("", raw).strip().replace("**", "")
-        if not line:
+        if raw.lstrip().startswith("|"):  # a table row: "| [+] | Works at Aviva |"
+            raw = " ".join(cell.strip() for cell in raw.strip().strip("|").split("|"))
+        if not raw.strip():
             continue
-        if removal := _REMOVE.match(line):
-            answer.removals[int(removal.group(1))] = removal.group(2).casefold()
-            answer.edits.pop(int(removal.group(1)), None)
-        elif edit := _EDIT.match(line):
-            text = clean_line(edit.group(2))
-            if _usable(text):
-                answer.edits[int(edit.group(1))] = text
-                answer.removals.pop(int(edit.group(1)), None)
-            else:
-                answer.ignored += 1
-        elif add := _ADD.match(line):
-            text = clean_line(add.group(1))
-            if _usable(text):
-                answer.adds.append(text)
-            else:
-                answer.ignored += 1
-        else:
+        title = _header(raw)
+        if title is not None:
+            in_notes = bool(_EXPLANATION_HEADER.match(title) or (tagged and _SUMMARY_HEADER.match(title)))
+            answer.ignored += 1
+            continue
+        match = _TAG.match(_bare(raw))
+        if match is None or in_notes:
             answer.ignored += 1  # prose, a preamble, a note: never saved
             continue
         tagged = True
+        if not _tag_read(answer, match):
+            answer.ignored += 1
     return answer if tagged else None
 
 
-def _json_items(body: str) -> list[str] | None:
-    """The strings of a JSON answer ([…], [{"fact": …}], {"updated_memory": […]}); None when
-    it is not JSON or holds no list of facts."""
-    try:
-        data = json.loads(body)
-    except ValueError:
+def _tag_read(answer: Answer, match: re.Match[str]) -> bool:
+    """Add one tagged line to the answer; False when it says nothing usable.
+
+    An edit outranks a removal of the same line (it loses nothing), and a second,
+    different edit of a line already edited is read as a new line rather than replacing
+    the first: neither loses what the model wrote.
+    """
+    rest = match.group("rest")
+    if match.group("removed"):
+        index = int(match.group("removed"))
+        if index not in answer.removals and index not in answer.edits:
+            answer.removals[index] = _reason(rest)
+        return True
+    text = _change_text(rest)
+    if _is_junk(text) or _KEEP_WORDS.match(text):
+        return False
+    known = {line_key(line) for line in (*answer.edits.values(), *answer.adds)}
+    if match.group("add") or int(match.group("edited")) in answer.edits:
+        if line_key(text) not in known:
+            answer.adds.append(text)
+        return True
+    index = int(match.group("edited"))
+    answer.edits[index] = text
+    answer.removals.pop(index, None)
+    return True
+
+
+def _change_text(rest: str) -> str:
+    """The text of an edit or addition; "old → new" gives the new text."""
+    text = clean_line(rest)
+    parts = _ARROW.split(text)
+    if len(parts) == 2 and parts[0].split()[:1] and parts[1].split()[:1] \
+            and parts[0].split()[0].casefold() == parts[1].split()[0].casefold():
+        text = clean_line(parts[1])
+    return text
+
+
+def _reason(rest: str) -> str:
+    """The reason of a removal: its first word when that is a reason, else the last
+    reason named in it ("Lives in Leeds (superseded)"), else its first word."""
+    words = re.findall(r"[^\W\d_]+", rest.casefold())
+    if words and words[0] in _REASONS:
+        return words[0]
+    named = [word.rstrip("s") if word == "rules" else word for word in words
+             if word in _REASONS or word == "rules"]
+    return named[-1] if named else (words[0] if words else "")
+
+
+# ---------------------------------------------------------------- JSON
+
+def _json_answer(body: str, lines: list[str]) -> Answer | None:
+    """A JSON answer: a list of lines or of objects, an object holding one, or the
+    changes as objects. None when the answer is not JSON."""
+    data = _json_load("\n".join(lines)) if lines else None
+    if data is None:
+        data = _json_load(body)
+    if data is None:
         return None
+    if isinstance(data, dict) and (data.get("no_change") is True or any(
+            isinstance(value, str) and _NO_CHANGE.match(value) for value in data.values())):
+        return Answer(no_change=True)
+    changes = _json_changes(data)
+    if changes is not None:
+        return _tagged(changes) or Answer(no_change=True)
+    items = _json_items(data)
+    if items is None:
+        raise AnswerError("unparseable")  # JSON, but not a list of lines: never guessed at
+    usable, ignored = _deduped(items)
+    if usable:
+        return Answer(retyped=usable, ignored=ignored)
+    return _nothing_usable(items or [NO_CHANGE])  # "[]", "{"memory": []}": nothing new
+
+
+def _json_load(text: str) -> Any:
+    """JSON from the first "[" or "{" at the start of a line: as it is, with trailing
+    commas or Python quotes, or cut short (the values that were complete)."""
+    start = _JSON_START.search(text)
+    if start is None:
+        return None
+    text = text[start.start():].strip()
+    text = re.sub(r",\s*([\]}])", r"\1", text)
+    for attempt in (text, text[: max(text.rfind("]"), text.rfind("}")) + 1]):
+        try:
+            return json.loads(attempt)
+        except ValueError:
+            pass
+        try:
+            return ast.literal_eval(attempt)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            pass
+    return _json_completed(text)
+
+
+def _json_completed(text: str) -> Any:
+    """JSON cut short, closed after its last complete value."""
+    stack: list[str] = []
+    ends: list[tuple[int, str]] = []  # where a value ended, and the closers needed there
+    in_string = escaped = False
+    for index, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+                ends.append((index + 1, "".join(reversed(stack))))
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            stack.append("]" if char == "[" else "}")
+        elif char in "]}" and stack:
+            stack.pop()
+            ends.append((index + 1, "".join(reversed(stack))))
+    for end, closers in reversed(ends[-20:]):
+        try:
+            return json.loads(text[:end] + closers)
+        except ValueError:
+            continue
+    return None
+
+
+def _json_changes(data: Any) -> list[str] | None:
+    """The changes of a JSON answer in the id format, as tagged lines; None when it is
+    not in that format."""
+    if isinstance(data, list) and any(isinstance(item, str) and _TAG.match(_bare(item)) for item in data):
+        return [item for item in data if isinstance(item, str)]
+    if isinstance(data, dict):
+        for key in ("changes", "answer"):
+            if isinstance(data.get(key), list) and data[key]:
+                return _json_changes(data[key])
+        if not any(key in data for key in (*_JSON_ADD_KEYS, *_JSON_EDIT_KEYS, *_JSON_REMOVE_KEYS)):
+            return None
+        lines = [f"[+] {text}" for key in _JSON_ADD_KEYS for text in _strings(data.get(key))]
+        lines += [f"[{index}] {text}" for key in _JSON_EDIT_KEYS
+                  for index, text in _numbered(data.get(key))]
+        lines += [f"[-{index}] {reason}" for key in _JSON_REMOVE_KEYS
+                  for index, reason in _numbered(data.get(key), bare_ids=True)]
+        return lines
+    if isinstance(data, list) and any(isinstance(item, dict) and _json_action(item) for item in data):
+        return [line for item in data if isinstance(item, dict) for line in [_json_action(item)] if line]
+    return None
+
+
+def _json_action(item: dict[str, Any]) -> str:
+    """One change given as an object: {"action": "edit", "id": 2, "text": "…"}."""
+    action = str(item.get("action") or item.get("op") or item.get("type") or "").casefold()
+    ident = item.get("id", item.get("line", item.get("index")))
+    text = _json_text(item) or ""
+    reason = str(item.get("reason") or "")
+    if action in ("add", "new", "insert", "create") or ident == "+":
+        return f"[+] {text}"
+    if isinstance(ident, str) and re.fullmatch(r"-?\d{1,4}", ident.strip()):
+        ident = int(ident)
+    if not isinstance(ident, int) or isinstance(ident, bool):
+        return ""
+    if action in ("remove", "delete", "forget", "drop") or ident < 0:
+        return f"[-{abs(ident)}] {reason}"
+    return f"[{ident}] {text}" if text else ""
+
+
+def _json_text(item: dict[str, Any]) -> str | None:
+    return next((item[key] for key in _JSON_TEXT_KEYS if isinstance(item.get(key), str)), None)
+
+
+def _strings(value: Any) -> list[str]:
+    return [item for item in value if isinstance(item, str)] if isinstance(value, list) else []
+
+
+def _numbered(value: Any, *, bare_ids: bool = False) -> list[tuple[int, str]]:
+    """{"2": "text"} or [{"id": 2, "text": …}] (or, for removals, [3, 4]) as (id, text)."""
+    pairs: list[tuple[Any, Any]] = []
+    if isinstance(value, dict):
+        pairs = list(value.items())
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, dict):
+                ident = item.get("id", item.get("line", item.get("index")))
+                pairs.append((ident, item.get("reason") if bare_ids else _json_text(item)))
+            elif bare_ids:
+                pairs.append((item, ""))
+    found = []
+    for ident, text in pairs:
+        if isinstance(ident, int | str) and re.fullmatch(r"\d{1,4}", str(ident).strip()):
+            found.append((int(str(ident).strip()), str(text or "")))
+    return found
+
+
+def _json_items(data: Any) -> list[str] | None:
+    """The lines of a list given in JSON ([…], [{"fact": …}], {"updated_memory": […]});
+    None when it holds no list of lines."""
     if isinstance(data, dict):
         data = next((data[key] for key in _JSON_LIST_KEYS if isinstance(data.get(key), list)), None)
     if not isinstance(data, list):
@@ -192,21 +525,55 @@ def _json_items(body: str) -> list[str] | None:
     items = []
     for item in data:
         if isinstance(item, dict):
-            item = next((item[key] for key in _JSON_TEXT_KEYS if isinstance(item.get(key), str)), None)
+            item = _json_text(item)
         if isinstance(item, str):
             items.append(item)
-    return items
+    return items if items or not data else None
+
+
+# ---------------------------------------------------------------- a list re-typed
+
+def _deduped(items: list[str]) -> tuple[list[str], int]:
+    """The items as saved lines, junk and repeats left out; and how many were."""
+    usable: list[str] = []
+    seen: set[str] = set()
+    for item in items:
+        text = clean_line(item)
+        if not _is_junk(text) and line_key(text) not in seen:
+            seen.add(line_key(text))
+            usable.append(text)
+    return usable, len(items) - len(usable)
+
+
+def _notes_title(title: str) -> bool:
+    """A section of a re-typed list that is not the list: notes, the changes, what went."""
+    return bool(_EXPLANATION_HEADER.match(title) or _SUMMARY_HEADER.match(title)
+                or _GONE_HEADER.match(title))
 
 
 def _table_items(lines: list[str]) -> list[str]:
-    """The facts of a markdown table: each row's first cell with words in it."""
-    rows = [line.strip() for line in lines if line.strip().startswith("|")]
+    """The facts of a markdown table: the column headed like facts, else each row's
+    first cell with words in it ("Name | Sam" rows become "Name: Sam")."""
+    rows = [[cell.strip() for cell in line.strip().strip("|").split("|")]
+            for line in lines if line.strip().startswith("|")]
+    rows = [row for row in rows if not all(set(cell) <= set("-: ") for cell in row)]
+    if len(rows) < 2:
+        return []
+    head = [_unwrap(cell).casefold() for cell in rows[0]]
+    column = next((i for i, name in enumerate(head) if re.match(r"(?:fact|memory|line|text)", name)), None)
+    pair = column is None and len(head) == 2 and re.match(
+        r"(?:category|type|field|key|topic|attribute|aspect)", head[0])
     items = []
-    for row in rows[1:]:  # the first row is the header
-        cells = [cell.strip() for cell in row.strip("|").split("|")]
-        if all(set(cell) <= set("-: ") for cell in cells):
+    for row in rows[1:]:
+        if any(re.fullmatch(rf"\W*(?:{_GONE})\W*", cell, re.IGNORECASE) for cell in row):
+            continue  # a row the table marks as removed
+        if pair and len(row) == 2 and all(row):
+            items.append(f"{_unwrap(row[0])}: {_unwrap(row[1])}")
             continue
-        words = [cell for cell in cells if re.search(r"[^\W\d_]", cell)]
+        if column is not None and column < len(row):
+            items.append(row[column])
+            continue
+        words = [cell for cell in row if re.search(r"[^\W\d_]", cell)]
         if words:
             items.append(words[0])
     return items
@@ -214,7 +581,7 @@ def _table_items(lines: list[str]) -> list[str]:
 
 def _list_items(lines: list[str]) -> list[str]:
     """Marked lines (bullets, numbers), nested ones included, with indented continuations
-    joined on; headers and the bullets of a notes section left out."""
+    joined on; headers and the lines of a notes section left out."""
     items: list[str] = []
     in_notes = False
     continuing = False
@@ -222,20 +589,34 @@ def _list_items(lines: list[str]) -> list[str]:
         if not raw.strip():
             continuing = False
             continue
-        if _MARKED.match(raw):
-            text = _MARK.sub("", raw).strip()
-            if _HEADER.match(text):  # a bulleted header ("- About the user:")
-                in_notes = bool(_NOTES_HEADER.match(text))
-                continuing = False
-                continue
+        title = _header(raw)
+        if title is not None:
+            in_notes = _notes_title(title)
+            continuing = False
+        elif _MARKED.match(raw):
             if not in_notes:
-                items.append(text)
+                items.append(_MARK.sub("", raw).strip())
             continuing = not in_notes
         elif continuing and raw[:1].isspace():
             items[-1] = f"{items[-1]} {raw.strip()}"
         else:
-            header = raw.strip().replace("**", "").strip("#").strip()
-            in_notes = bool(_HEADER.match(header) and _NOTES_HEADER.match(header)) or (
-                bool(_NOTES_HEADER.match(header)) and header.endswith(":"))
             continuing = False
+    return items
+
+
+def _plain_items(lines: list[str]) -> list[str]:
+    """Unmarked lines read as a list: only when every one of them reads like a fact
+    (no preamble, aside or note among them), headers aside."""
+    items: list[str] = []
+    in_notes = False
+    for raw in lines:
+        if not raw.strip():
+            continue
+        title = _header(raw)
+        if title is not None:
+            in_notes = _notes_title(title)
+        elif not in_notes:
+            items.append(raw.strip())
+    if not items or any(_is_prose(clean_line(item)) for item in items):
+        return []
     return items

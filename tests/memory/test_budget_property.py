@@ -32,9 +32,10 @@ def test_the_cap_setting_is_the_seed_value():
 @hypothesis_settings(max_examples=300, deadline=None)
 def test_any_parsed_answer_fits_after_the_trim(answer):
     try:
-        lines = parse_answer(answer)
+        parsed = parse_answer(answer)
     except AnswerError:
         return
+    lines = [*parsed.edits.values(), *parsed.adds, *(parsed.retyped or [])]
     assert count_list_tokens(trim_to_budget(lines)) <= MAX
 
 
