@@ -32,14 +32,6 @@ PROJECT_SYSTEM_MESSAGE = (
 # Per-message framing a provider adds around each message's content.
 MESSAGE_OVERHEAD_TOKENS = 4
 
-BASE_SYSTEM_PROMPT = (
-    "You are Whizi, a helpful, friendly assistant. Answer clearly and concisely, in the "
-    "language the user writes in."
-)
-PROJECT_SYSTEM_MESSAGE = (
-    'Instructions for this project ("{name}"), set by the user. Follow them in this '
-    "conversation:\n{instructions}"
-)
 VOICE_SYSTEM_PROMPT = (
     "You are Whizi, talking with the user by voice. Keep answers short and natural to "
     "say aloud, in the language the user speaks."

@@ -53,6 +53,25 @@ def _write_object_with_array(
     return count
 
 
+def _rows(queryset: Any) -> Iterator[Any]:
+    """Rows in id order from a server-side cursor, a chunk at a time."""
+    return queryset.order_by("id").iterator(_EXPORT_CHUNK)
+
+
+def _write_nested(write: Callable[[str], object], name: str, rows: Iterable[Any],
+                  head: Callable[[Any], dict[str, object]], children_name: str,
+                  children: Callable[[Any], Iterable[object]]) -> int:
+    """`,"name":[…]`: one object per row, each with its children streamed under `children_name`."""
+    write("," + _json(name) + ":[")
+    count = 0
+    for row in rows:
+        write(("," if count else "") + "\n")
+        _write_object_with_array(write, head(row), children_name, children(row))
+        count += 1
+    write("]")
+    return count
+
+
 @dataclass(frozen=True)
 class AccountExport:
     conversations: int
@@ -99,48 +118,32 @@ def account_export(*, user: Any, out: Writable) -> AccountExport:
         write("," + _json("projects") + ":")
         projects = _write_array(write, (
             {"id": p.id, "name": p.name, "instructions": p.instructions, "created_at": p.created_at}
-            for p in Project.objects.for_owner(owner).order_by("id").iterator(_EXPORT_CHUNK)
+            for p in _rows(Project.objects.for_owner(owner))
         ))
 
         def messages_of(conversation_id: int) -> Iterator[dict[str, object]]:
-            for m in Message.objects.filter(conversation_id=conversation_id).order_by("id").iterator(
-                _EXPORT_CHUNK
-            ):
+            for m in _rows(Message.objects.filter(conversation_id=conversation_id)):
                 counts["messages"] += 1
                 yield {"id": m.id, "role": m.role, "content": m.content, "model": m.model,
                        "input_tokens": m.input_tokens, "output_tokens": m.output_tokens,
                        "created_at": m.created_at}
 
-        write("," + _json("conversations") + ":[")
-        conversations = 0
-        for c in Conversation.objects.for_owner(owner).order_by("id").iterator(_EXPORT_CHUNK):
-            if conversations:
-                write(",")
-            write("\n")
-            _write_object_with_array(write, {
-                "id": c.id, "title": c.title, "model": c.model, "project_id": c.project_id,
-                "created_at": c.created_at, "updated_at": c.updated_at,
-            }, "messages", messages_of(c.id))
-            conversations += 1
-        write("]")
+        conversations = _write_nested(
+            write, "conversations", _rows(Conversation.objects.for_owner(owner)),
+            lambda c: {"id": c.id, "title": c.title, "model": c.model, "project_id": c.project_id,
+                       "created_at": c.created_at, "updated_at": c.updated_at},
+            "messages", lambda c: messages_of(c.id),
+        )
 
         def turns_of(session_id: int) -> Iterator[dict[str, object]]:
-            for t in VoiceTurn.objects.filter(session_id=session_id).order_by("id").iterator(
-                _EXPORT_CHUNK
-            ):
+            for t in _rows(VoiceTurn.objects.filter(session_id=session_id)):
                 yield {"id": t.id, "role": t.role, "text": t.text, "created_at": t.created_at}
 
-        write("," + _json("voice_sessions") + ":[")
-        sessions = 0
-        for s in VoiceSession.objects.for_owner(owner).order_by("id").iterator(_EXPORT_CHUNK):
-            if sessions:
-                write(",")
-            write("\n")
-            _write_object_with_array(write, {
-                "id": s.id, "started_at": s.started_at, "ended_at": s.ended_at,
-            }, "turns", turns_of(s.id))
-            sessions += 1
-        write("]")
+        sessions = _write_nested(
+            write, "voice_sessions", _rows(VoiceSession.objects.for_owner(owner)),
+            lambda s: {"id": s.id, "started_at": s.started_at, "ended_at": s.ended_at},
+            "turns", lambda s: turns_of(s.id),
+        )
 
         # The pass log holds metrics only (never fact text), and it is the account's.
         write("," + _json("memory_passes") + ":")
@@ -149,7 +152,7 @@ def account_export(*, user: Any, out: Writable) -> AccountExport:
              "model": p.model, "lines_before": p.lines_before, "lines_after": p.lines_after,
              "input_tokens": p.input_tokens, "output_tokens": p.output_tokens,
              "created_at": p.created_at, "finished_at": p.finished_at}
-            for p in MemoryPass.objects.for_owner(owner).order_by("id").iterator(_EXPORT_CHUNK)
+            for p in _rows(MemoryPass.objects.for_owner(owner))
         ))
         write("}\n")
     return AccountExport(

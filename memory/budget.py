@@ -17,30 +17,29 @@ from memory.tokens import count_list_tokens, count_tokens, decode, encode
 _BROKEN = "\ufffd"
 
 
-def head_within(text: str, max_tokens: int) -> str:
-    """The longest start of `text` that counts at most `max_tokens` tokens."""
+def _within(text: str, max_tokens: int, *, from_end: bool) -> str:
     if max_tokens <= 0:
         return ""
     tokens = encode(text)
     if len(tokens) <= max_tokens:
         return text
-    cut = decode(tokens[:max_tokens]).rstrip(_BROKEN)
+    if from_end:
+        cut = decode(tokens[-max_tokens:]).lstrip(_BROKEN)
+    else:
+        cut = decode(tokens[:max_tokens]).rstrip(_BROKEN)
     while cut and count_tokens(cut) > max_tokens:
-        cut = cut[:-1]
+        cut = cut[1:] if from_end else cut[:-1]
     return cut
+
+
+def head_within(text: str, max_tokens: int) -> str:
+    """The longest start of `text` that counts at most `max_tokens` tokens."""
+    return _within(text, max_tokens, from_end=False)
 
 
 def tail_within(text: str, max_tokens: int) -> str:
     """The longest end of `text` that counts at most `max_tokens` tokens."""
-    if max_tokens <= 0:
-        return ""
-    tokens = encode(text)
-    if len(tokens) <= max_tokens:
-        return text
-    cut = decode(tokens[-max_tokens:]).lstrip(_BROKEN)
-    while cut and count_tokens(cut) > max_tokens:
-        cut = cut[1:]
-    return cut
+    return _within(text, max_tokens, from_end=True)
 
 
 def trim_to_budget(lines: Sequence[str], *, max_tokens: int | None = None) -> list[str]:

@@ -1,10 +1,9 @@
-from django.conf import settings
 from django.db import models
 
-from accounts.models import Guest, OwnedModel, one_owner_constraint
+from accounts.models import OwnedModel, PerOwnerModel
 
 
-class Memory(models.Model):
+class Memory(PerOwnerModel):
     """One owner's list of durable facts.
 
     `version` goes up on every write, so a pass saves only over the list it read
@@ -13,13 +12,6 @@ class Memory(models.Model):
     later pass may read.
     """
 
-    user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE,
-        related_name="memory",
-    )
-    guest = models.OneToOneField(
-        Guest, null=True, blank=True, on_delete=models.CASCADE, related_name="memory"
-    )
     lines = models.JSONField(default=list)
     tokens = models.PositiveIntegerField(default=0)
     version = models.PositiveBigIntegerField(default=0)
@@ -28,11 +20,8 @@ class Memory(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
-    class Meta:
+    class Meta(PerOwnerModel.Meta):
         verbose_name_plural = "memories"
-        constraints = [
-            one_owner_constraint("memory_memory_one_owner")
-        ]
 
     def __str__(self) -> str:
         who = f"user {self.user_id}" if self.user_id else f"guest {self.guest_id}"

@@ -32,6 +32,19 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 
 
+# A test that uses one of these fixtures must carry the marker, so `make test-fast`
+# (-m "not worker and not browser and not slow") never starts a worker or a browser.
+_FIXTURE_MARKS = {"celery_worker": "worker", "workers": "worker", "browser": "browser",
+                  "asgi_server": "browser"}
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    for item in items:
+        for fixture, mark in _FIXTURE_MARKS.items():
+            if fixture in getattr(item, "fixturenames", ()) and item.get_closest_marker(mark) is None:
+                raise pytest.UsageError(f"{item.nodeid} uses the {fixture} fixture: mark it {mark}")
+
+
 def server_env(**overrides: str) -> dict[str, str]:
     """The environment of a server process on this test run's database."""
     from django.conf import settings

@@ -7,10 +7,11 @@ Redis answered (rate limits) talk to Redis themselves (accounts.ratelimit).
 
 from __future__ import annotations
 
+import functools
 import logging
+from collections.abc import Callable
 from typing import Any
 
-from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import RedisError
 
@@ -21,74 +22,39 @@ def _degraded(operation: str, exc: Exception) -> None:
     log.warning("cache %s skipped, Redis unavailable: %s", operation, type(exc).__name__)
 
 
+def _on_redis_error(fallback: Callable[..., Any]) -> Callable:
+    """The cache method, answering like `fallback` (given the same arguments) when Redis
+    cannot be reached."""
+
+    def decorator(method: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(method)
+        def wrapper(self: RedisCache, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return method(self, *args, **kwargs)
+            except RedisError as exc:
+                _degraded(method.__name__, exc)
+                return fallback(*args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+def _missing_key(key: str, *args: Any, **kwargs: Any) -> int:
+    # incr of a missing key raises ValueError, which callers already handle.
+    raise ValueError(f"Key '{key}' not found (Redis unavailable)")
+
+
 class ResilientRedisCache(RedisCache):
-    def add(self, key: str, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> bool:
-        try:
-            return super().add(key, value, timeout, version)
-        except RedisError as exc:
-            # As if the key were absent and now stored: callers such as allauth's
-            # rate-limit lock then proceed, so login keeps working without Redis.
-            _degraded("add", exc)
-            return True
-
-    def get(self, key: str, default: Any = None, version: Any = None) -> Any:
-        try:
-            return super().get(key, default, version)
-        except RedisError as exc:
-            _degraded("get", exc)
-            return default
-
-    def set(self, key: str, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> None:
-        try:
-            super().set(key, value, timeout, version)
-        except RedisError as exc:
-            _degraded("set", exc)
-
-    def touch(self, key: str, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> bool:
-        try:
-            return super().touch(key, timeout, version)
-        except RedisError as exc:
-            _degraded("touch", exc)
-            return False
-
-    def delete(self, key: str, version: Any = None) -> bool:
-        try:
-            return super().delete(key, version)
-        except RedisError as exc:
-            _degraded("delete", exc)
-            return False
-
-    def get_many(self, keys: Any, version: Any = None) -> dict:
-        try:
-            return super().get_many(keys, version)
-        except RedisError as exc:
-            _degraded("get_many", exc)
-            return {}
-
-    def has_key(self, key: str, version: Any = None) -> bool:
-        try:
-            return super().has_key(key, version)
-        except RedisError as exc:
-            _degraded("has_key", exc)
-            return False
-
-    def incr(self, key: str, delta: int = 1, version: Any = None) -> int:
-        try:
-            return super().incr(key, delta, version)
-        except RedisError as exc:
-            # Treated like a missing key, which is what callers already handle.
-            _degraded("incr", exc)
-            raise ValueError(f"Key '{key}' not found (Redis unavailable)") from exc
-
-    def set_many(self, data: dict, timeout: Any = DEFAULT_TIMEOUT, version: Any = None) -> list:
-        try:
-            return super().set_many(data, timeout, version)
-        except RedisError as exc:
-            _degraded("set_many", exc)
-            return list(data)
-
-    def delete_many(self, keys: Any, version: Any = None) -> None:
-        try:
-            super().delete_many(keys, version)
-        except RedisError as exc:
-            _degraded("delete_many", exc)
+    # As if the key were absent and now stored: callers such as allauth's rate-limit lock
+    # then proceed, so login keeps working without Redis.
+    add = _on_redis_error(lambda *args, **kwargs: True)(RedisCache.add)
+    get = _on_redis_error(lambda key, default=None, version=None: default)(RedisCache.get)
+    set = _on_redis_error(lambda *args, **kwargs: None)(RedisCache.set)
+    touch = _on_redis_error(lambda *args, **kwargs: False)(RedisCache.touch)
+    delete = _on_redis_error(lambda *args, **kwargs: False)(RedisCache.delete)
+    get_many = _on_redis_error(lambda *args, **kwargs: {})(RedisCache.get_many)
+    has_key = _on_redis_error(lambda *args, **kwargs: False)(RedisCache.has_key)
+    incr = _on_redis_error(_missing_key)(RedisCache.incr)
+    set_many = _on_redis_error(lambda data, *args, **kwargs: list(data))(RedisCache.set_many)
+    delete_many = _on_redis_error(lambda *args, **kwargs: None)(RedisCache.delete_many)

@@ -25,20 +25,21 @@ def envbool(name: str, default: str) -> bool:
     raise ImproperlyConfigured(f"{name} must be true or false, got {value!r}")
 
 
-def envint(name: str, default: str) -> int:
+def _envnumber(name: str, default: str, kind: type[int] | type[float]) -> int | float:
     value = os.environ.get(name, default)
     try:
-        return int(value)
+        return kind(value)
     except ValueError:
-        raise ImproperlyConfigured(f"{name} must be an integer, got {value!r}") from None
+        what = "an integer" if kind is int else "a number"
+        raise ImproperlyConfigured(f"{name} must be {what}, got {value!r}") from None
+
+
+def envint(name: str, default: str) -> int:
+    return int(_envnumber(name, default, int))
 
 
 def envfloat(name: str, default: str) -> float:
-    value = os.environ.get(name, default)
-    try:
-        return float(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"{name} must be a number, got {value!r}") from None
+    return float(_envnumber(name, default, float))
 
 
 def envlist(name: str, default: str) -> list[str]:

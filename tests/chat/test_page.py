@@ -16,8 +16,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def browser() -> Client:
-    """A guest's browser (the page posts forms with the CSRF token, like a browser)."""
+def visitor() -> Client:
+    """A guest's browser (the page posts forms with the CSRF token, as a browser does)."""
     client = Client()
     client.get("/")
     return client
@@ -27,59 +27,59 @@ def _send(client, content, **fields):
     return client.post("/send/", {"content": content, **fields})
 
 
-def test_a_guest_gets_the_chat_page_with_every_configured_model(browser):
-    response = browser.get("/")
+def test_a_guest_gets_the_chat_page_with_every_configured_model(visitor):
+    response = visitor.get("/")
 
     assert response.status_code == 200
-    assert "csrftoken" in response.cookies or "csrftoken" in browser.cookies
+    assert "csrftoken" in response.cookies or "csrftoken" in visitor.cookies
     html = response.content.decode()
     for model in (CHAT_A, CHAT_B, OFFLINE):
         assert f'<option value="{model}"' in html
     assert 'data-stream-url="/send/stream/"' in html and 'action="/send/"' in html
 
 
-def test_without_javascript_a_message_gets_the_whole_reply(browser, script_a):
+def test_without_javascript_a_message_gets_the_whole_reply(visitor, script_a):
     script_a.reply("Hello from the model.")
 
-    response = _send(browser, "Hi Whizi", model=CHAT_A)
+    response = _send(visitor, "Hi Whizi", model=CHAT_A)
 
     conversation = Conversation.objects.get()
     reply = conversation.messages.get(role="assistant")
     assert response.status_code == 302
     assert response["Location"] == f"/c/{conversation.pk}/#m-{reply.pk}"
-    page = browser.get(f"/c/{conversation.pk}/").content.decode()
+    page = visitor.get(f"/c/{conversation.pk}/").content.decode()
     assert "Hi Whizi" in page and "Hello from the model." in page
     assert conversation.title == "Hi Whizi"
 
 
-def test_the_model_can_be_switched_in_the_middle_of_a_conversation(browser, script_a, script_b):
+def test_the_model_can_be_switched_in_the_middle_of_a_conversation(visitor, script_a, script_b):
     script_a.reply("From A.")
     script_b.reply("From B.")
-    save_memory(owner_of(browser), ["Name is Ann"])
-    _send(browser, "First", model=CHAT_A)
+    save_memory(owner_of(visitor), ["Name is Ann"])
+    _send(visitor, "First", model=CHAT_A)
     conversation = Conversation.objects.get()
 
-    _send(browser, "Second", model=CHAT_B, conversation=conversation.pk)
+    _send(visitor, "Second", model=CHAT_B, conversation=conversation.pk)
 
     conversation.refresh_from_db()
     assert conversation.model == CHAT_B
     assert memory_messages(script_b.calls()[0])
-    page = browser.get(f"/c/{conversation.pk}/").content.decode()
+    page = visitor.get(f"/c/{conversation.pk}/").content.decode()
     assert f'<option value="{CHAT_B}" selected>' in page
 
 
-def test_an_empty_message_is_refused_and_starts_no_conversation(browser):
-    response = _send(browser, "   ", model=CHAT_A)
+def test_an_empty_message_is_refused_and_starts_no_conversation(visitor):
+    response = _send(visitor, "   ", model=CHAT_A)
 
     assert response.status_code == 400
     assert "Type a message first." in response.content.decode()
     assert Conversation.objects.count() == 0
 
 
-def test_a_model_failure_shows_a_retryable_error_and_keeps_the_message(browser, script_a):
+def test_a_model_failure_shows_a_retryable_error_and_keeps_the_message(visitor, script_a):
     script_a.error("timeout").reply("Sorry for the wait.")
 
-    response = _send(browser, "Plan my week", model=CHAT_A)
+    response = _send(visitor, "Plan my week", model=CHAT_A)
 
     assert response.status_code == 504
     html = response.content.decode()
@@ -88,7 +88,7 @@ def test_a_model_failure_shows_a_retryable_error_and_keeps_the_message(browser, 
     conversation = Conversation.objects.get()
     assert list(conversation.messages.values_list("role", "content")) == [("user", "Plan my week")]
 
-    retry = _send(browser, "Plan my week", model=CHAT_A, conversation=conversation.pk)
+    retry = _send(visitor, "Plan my week", model=CHAT_A, conversation=conversation.pk)
 
     assert retry.status_code == 302
     assert list(conversation.messages.values_list("role", "content")) == [
@@ -96,32 +96,32 @@ def test_a_model_failure_shows_a_retryable_error_and_keeps_the_message(browser, 
     ]
 
 
-def test_a_project_is_created_with_a_name_and_instructions_and_used_by_its_chats(browser, script_a):
-    response = browser.post("/projects/", {"name": "Thesis", "instructions": "Use British spelling."})
+def test_a_project_is_created_with_a_name_and_instructions_and_used_by_its_chats(visitor, script_a):
+    response = visitor.post("/projects/", {"name": "Thesis", "instructions": "Use British spelling."})
 
     project = Project.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/?project={project.pk}"
-    assert f'<option value="{project.pk}" selected>Thesis</option>' in browser.get(
+    assert f'<option value="{project.pk}" selected>Thesis</option>' in visitor.get(
         response["Location"]).content.decode()
     script_a.reply("Understood.")
 
-    _send(browser, "Help me outline chapter 2", model=CHAT_A, project=project.pk)
+    _send(visitor, "Help me outline chapter 2", model=CHAT_A, project=project.pk)
 
     assert Conversation.objects.get().project == project
     assert any("Use British spelling." in m["content"] for m in script_a.calls()[0])
 
 
-def test_a_project_needs_a_name(browser):
-    response = browser.post("/projects/", {"name": " ", "instructions": "x"})
+def test_a_project_needs_a_name(visitor):
+    response = visitor.post("/projects/", {"name": " ", "instructions": "x"})
 
     assert response.status_code == 400
     assert "Give the project a name." in response.content.decode()
     assert Project.objects.count() == 0
 
 
-def test_someone_elses_conversation_page_is_a_404(browser, make_user, script_a):
+def test_someone_elses_conversation_page_is_a_404(visitor, make_user, script_a):
     script_a.reply("Hi.")
-    _send(browser, "Private", model=CHAT_A)
+    _send(visitor, "Private", model=CHAT_A)
     conversation = Conversation.objects.get()
     other = Client()
     other.force_login(make_user("mallory@example.com"))
@@ -228,9 +228,9 @@ def test_the_offline_model_streams_too():
 # --- the "Memory updated" mark
 
 
-def _exchange_with_pass(browser, script_a) -> tuple[Message, MemoryPass]:
+def _exchange_with_pass(visitor, script_a) -> tuple[Message, MemoryPass]:
     script_a.reply("Got it.")
-    _send(browser, "Remember that I am vegetarian", model=CHAT_A)
+    _send(visitor, "Remember that I am vegetarian", model=CHAT_A)
     reply = Message.objects.get(role="assistant")
     return reply, MemoryPass.objects.get(through_message_id=reply.pk)
 
@@ -240,12 +240,12 @@ def _finish(memory_pass: MemoryPass, outcome: str) -> None:
     MemoryPass.objects.filter(pk=memory_pass.pk).update(status=MemoryPass.Status.DONE, outcome=outcome)
 
 
-def test_a_pending_pass_is_polled_until_it_is_done(browser, script_a):
-    reply, _ = _exchange_with_pass(browser, script_a)
+def test_a_pending_pass_is_polled_until_it_is_done(visitor, script_a):
+    reply, _ = _exchange_with_pass(visitor, script_a)
     mark_url = f"/c/{reply.conversation_id}/m/{reply.pk}/memory/"
 
-    page = browser.get(f"/c/{reply.conversation_id}/").content.decode()
-    poll = browser.get(mark_url, headers={"HX-Request": "true"})
+    page = visitor.get(f"/c/{reply.conversation_id}/").content.decode()
+    poll = visitor.get(mark_url, headers={"HX-Request": "true"})
 
     assert f'hx-get="{mark_url}" hx-trigger="every 2s"' in page
     assert poll.status_code == 200 and 'hx-trigger="every 2s"' in poll.content.decode()
@@ -253,12 +253,12 @@ def test_a_pending_pass_is_polled_until_it_is_done(browser, script_a):
 
 
 @pytest.mark.parametrize("outcome", ["updated", "compacted", "trimmed"])
-def test_a_pass_that_changed_the_list_shows_the_mark_and_stops_polling(browser, script_a, outcome):
-    reply, memory_pass = _exchange_with_pass(browser, script_a)
+def test_a_pass_that_changed_the_list_shows_the_mark_and_stops_polling(visitor, script_a, outcome):
+    reply, memory_pass = _exchange_with_pass(visitor, script_a)
     _finish(memory_pass, outcome)
 
-    poll = browser.get(f"/c/{reply.conversation_id}/m/{reply.pk}/memory/", headers={"HX-Request": "true"})
-    page = browser.get(f"/c/{reply.conversation_id}/").content.decode()
+    poll = visitor.get(f"/c/{reply.conversation_id}/m/{reply.pk}/memory/", headers={"HX-Request": "true"})
+    page = visitor.get(f"/c/{reply.conversation_id}/").content.decode()
 
     assert poll.status_code == 286
     # The mark opens settings with the list open, where the new fact is.
@@ -268,24 +268,24 @@ def test_a_pass_that_changed_the_list_shows_the_mark_and_stops_polling(browser, 
 
 
 @pytest.mark.parametrize("outcome", ["unchanged", "discarded", "failed"])
-def test_a_pass_that_changed_nothing_shows_no_mark(browser, script_a, outcome):
-    reply, memory_pass = _exchange_with_pass(browser, script_a)
+def test_a_pass_that_changed_nothing_shows_no_mark(visitor, script_a, outcome):
+    reply, memory_pass = _exchange_with_pass(visitor, script_a)
     _finish(memory_pass, outcome)
 
-    poll = browser.get(f"/c/{reply.conversation_id}/m/{reply.pk}/memory/", headers={"HX-Request": "true"})
-    page = browser.get(f"/c/{reply.conversation_id}/").content.decode()
+    poll = visitor.get(f"/c/{reply.conversation_id}/m/{reply.pk}/memory/", headers={"HX-Request": "true"})
+    page = visitor.get(f"/c/{reply.conversation_id}/").content.decode()
 
     assert poll.status_code == 286 and poll.content.decode().strip() == ""
     assert "Memory updated" not in page and "every 2s" not in page
 
 
-def test_the_mark_is_only_on_the_exchange_whose_pass_changed_the_list(browser, script_a):
-    reply, memory_pass = _exchange_with_pass(browser, script_a)
+def test_the_mark_is_only_on_the_exchange_whose_pass_changed_the_list(visitor, script_a):
+    reply, memory_pass = _exchange_with_pass(visitor, script_a)
     _finish(memory_pass, "updated")
     script_a.reply("Sure.")
-    _send(browser, "What should I cook?", model=CHAT_A, conversation=reply.conversation_id)
+    _send(visitor, "What should I cook?", model=CHAT_A, conversation=reply.conversation_id)
 
-    page = browser.get(f"/c/{reply.conversation_id}/").content.decode()
+    page = visitor.get(f"/c/{reply.conversation_id}/").content.decode()
 
     later = Message.objects.filter(role="assistant").last()
     mark_at = page.index("Memory updated")
@@ -293,8 +293,8 @@ def test_the_mark_is_only_on_the_exchange_whose_pass_changed_the_list(browser, s
     assert page.count("Memory updated") == 1
 
 
-def test_another_owner_cannot_poll_a_mark(browser, script_a, make_user):
-    reply, _ = _exchange_with_pass(browser, script_a)
+def test_another_owner_cannot_poll_a_mark(visitor, script_a, make_user):
+    reply, _ = _exchange_with_pass(visitor, script_a)
     other = Client()
     other.force_login(make_user("mallory@example.com"))
 

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from memory.tokens import count_list_tokens, count_tokens
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,6 +26,7 @@ print("ok")
 """
 
 
+@pytest.mark.slow
 def test_it_counts_tokens_with_no_network():
     env = {k: v for k, v in os.environ.items() if k not in ("TIKTOKEN_CACHE_DIR",)}
     env["DJANGO_SETTINGS_MODULE"] = "whizi.settings"

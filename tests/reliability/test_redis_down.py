@@ -106,6 +106,7 @@ def test_with_redis_down_chat_replies_with_the_memory_block_and_settings_show_th
     assert memory_pass.through_message_id == Message.objects.get(conversation__user=user, role="assistant").pk
 
 
+@pytest.mark.worker
 def test_a_pass_due_while_redis_was_down_is_published_by_the_sweep_and_run(
     user, chat_model, private_redis, workers, script, wait_for
 ):

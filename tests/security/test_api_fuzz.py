@@ -92,6 +92,7 @@ def owned(client: Client) -> tuple[int, int]:
     return chat.pk, voice.pk
 
 
+@pytest.mark.slow
 @FUZZ
 @given(method=methods, body=bodies, content_type=content_types, language=languages)
 def test_messages_and_conversations(guest, method, body, content_type, language):
@@ -100,6 +101,7 @@ def test_messages_and_conversations(guest, method, body, content_type, language)
         assert_handled(guest, send(guest, method, path, body, content_type, language))
 
 
+@pytest.mark.slow
 @FUZZ
 @given(method=methods, body=bodies, content_type=content_types, language=languages)
 def test_voice_sessions(guest, method, body, content_type, language):
@@ -109,6 +111,7 @@ def test_voice_sessions(guest, method, body, content_type, language):
         assert_handled(guest, send(guest, method, path, body, content_type, language))
 
 
+@pytest.mark.slow
 @FUZZ
 @given(method=st.sampled_from(["post", "put", "patch", "get"]), body=bodies, content_type=content_types,
        language=languages)
@@ -118,6 +121,7 @@ def test_memory(guest, method, body, content_type, language):
     assert_handled(guest, send(guest, method, "/api/memory/", body, content_type, language))
 
 
+@pytest.mark.slow
 @FUZZ
 @given(text=st.text(max_size=200), role=st.sampled_from(["user", "assistant"]))
 def test_any_unicode_a_person_can_type_is_saved_or_refused_cleanly(guest, text, role):

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PRINT_SETTINGS = """
@@ -38,6 +40,7 @@ def _settings(env_overrides: dict[str, str]) -> dict:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_it_runs_on_the_embedded_default_with_nothing_set():
     s = _settings({})
     assert s["engine"] == "django.db.backends.sqlite3"
@@ -49,6 +52,7 @@ def test_it_runs_on_the_embedded_default_with_nothing_set():
     assert s["broker"] == "redis://127.0.0.1:6379/0"
 
 
+@pytest.mark.slow
 def test_it_reads_every_setting_from_the_environment():
     s = _settings({
         "DATABASE_URL": "postgres://alice:pw@db.internal:6543/whizi",
@@ -77,6 +81,7 @@ def test_a_bad_boolean_fails_loudly():
     assert "DEBUG must be true or false" in result.stderr
 
 
+@pytest.mark.slow
 def test_production_settings_pass_check_deploy():
     env = {
         "SECRET_KEY": "prod-" + "x9Q!z" * 12,

@@ -1,28 +1,26 @@
 """python manage.py delete_account <email|id> [--noinput]"""
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
-from lifecycle.deletion import AccountNotFound, account_contents, account_delete, account_find
+from lifecycle.deletion import account_contents, account_delete
+from lifecycle.management.account_command import AccountCommand
 
 
-class Command(BaseCommand):
+class Command(AccountCommand):
     help = (
         "Delete one account and everything it owns: memory, pass log, conversations, "
         "projects, voice sessions, preferences and cached entries."
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("account", help="the account's email address or id")
+        super().add_arguments(parser)
         parser.add_argument(
             "--noinput", "--no-input", action="store_false", dest="interactive",
             help="do not ask for confirmation",
         )
 
     def handle(self, *args, account: str, interactive: bool, **options):
-        try:
-            user = account_find(identifier=account)
-        except AccountNotFound as exc:
-            raise CommandError(str(exc)) from None
+        user = self.account(account)
 
         label = f"account {user.pk} ({user.email or 'no email'})"
         if interactive:

@@ -3,10 +3,10 @@
 import os
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
-from lifecycle.deletion import AccountNotFound, account_find
 from lifecycle.export import account_export
+from lifecycle.management.account_command import AccountCommand
 
 
 class _Stream:
@@ -19,21 +19,18 @@ class _Stream:
         self._stdout.write(text, ending="")
 
 
-class Command(BaseCommand):
+class Command(AccountCommand):
     help = (
         "Export one account as a JSON document: the account, preferences, memory (under "
         "`memory`), projects, conversations with messages, voice sessions with turns."
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("account", help="the account's email address or id")
+        super().add_arguments(parser)
         parser.add_argument("--output", "-o", help="write to this file instead of standard output")
 
     def handle(self, *args, account: str, output: str | None, **options):
-        try:
-            user = account_find(identifier=account)
-        except AccountNotFound as exc:
-            raise CommandError(str(exc)) from None
+        user = self.account(account)
 
         if not output:
             summary = account_export(user=user, out=_Stream(self.stdout))
