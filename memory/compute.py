@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 
 from memory.budget import trim_to_budget
-from memory.grammar import is_forget_request, is_memory_request
+from memory.grammar import is_forget_request
 from memory.lines import line_key
 from memory.models import MemoryPass
 from memory.parse import AnswerError, parse_answer
@@ -110,9 +110,8 @@ def looks_like_wipe(existing: Sequence[str], rewritten: Sequence[str]) -> bool:
 
 
 def _checked_lines(lines: list[str], *, existing: Sequence[str], turns: Sequence[Turn]) -> list[str]:
-    """The answer's lines minus links, markup, overrides and directives nobody asked for."""
-    requests = [t.content for t in turns if t.role == "user" and is_memory_request(t.content)]
-    kept, refused = safe_lines(lines, explicit_requests=[*requests, *existing])
+    """The answer's lines, cleaned, minus links, markup, overrides and directives."""
+    kept, refused = safe_lines(lines)
     if refused:
         log.warning("memory pass refused %d line(s) that failed the safety check", refused)
     return kept
@@ -155,7 +154,7 @@ def _compact(lines: list[str], model: str, meter: Meter) -> list[str] | None:
         meter.errors.append(f"compaction:{exc.kind}")
         return None
     try:
-        compacted, _ = safe_lines(parse_answer(text), explicit_requests=lines)
+        compacted, _ = safe_lines(parse_answer(text))
     except AnswerError as exc:
         meter.errors.append(f"compaction:{exc.kind}")
         return None
