@@ -7,7 +7,8 @@ sides see the same machine load. Time is measured around the request in-process
 (Django's test client: the full middleware stack, the memory read in its thread, the
 model call, the saves), so the figures are server time without network.
 
-It builds a throwaway database (WHIZI_TEST_DATABASE_NAME, migrated, dropped at the end):
+It builds a throwaway database (WHIZI_TEST_DATABASE_NAME, else test_whizi; migrated,
+dropped at the end):
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
     WHIZI_TEST_DATABASE_NAME=bench_whizi_chat REDIS_URL=redis://127.0.0.1:6379/6 \\
@@ -33,7 +34,9 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 from django.test import Client  # noqa: E402
-from django.test.utils import setup_databases, setup_test_environment, teardown_databases  # noqa: E402
+from django.test.utils import setup_test_environment  # noqa: E402
+
+from bench.stack import broker_purge, django_database  # noqa: E402
 
 FORTY_LINES = [
     f"Fact {i:02d}: likes hiking near Đà Nẵng with her sister Linh on Sundays"[:55]
@@ -100,34 +103,34 @@ def main() -> None:
 
     settings.WHIZI_CHAT_MODELS = [settings.WHIZI_OFFLINE_MODEL]
     settings.WHIZI_RATE_LIMITS_ENABLED = False  # 2 x (warm-up + requests) from one IP in a minute
-    setup_test_environment()
-    old_config = setup_databases(verbosity=0, interactive=False)
+    setup_test_environment()  # the test client's host, "testserver", is allowed
     try:
-        from memory.reading import memory_read_skips
-
-        before = memory_read_skips()
-        on, off = Side("memory on (40 lines)", FORTY_LINES), Side("memory off (empty list)", [])
-        for _ in range(args.warmup):
-            on.one(record=False)
-            off.one(record=False)
-        for _ in range(args.requests):
-            on.one(record=True)
-            off.one(record=True)
-        after = memory_read_skips()
-
-        print(f"POST /api/conversations/<id>/messages/ on {settings.WHIZI_OFFLINE_MODEL}, "
-              f"{args.requests} timed requests per side (after {args.warmup} warm-up)")
-        for side in (on, off):
-            print(f"  {side.name:26s} median {statistics.median(side.times):7.1f} ms   "
-                  f"p95 {_percentile(side.times, 95):7.1f} ms   max {max(side.times):7.1f} ms")
-        skipped = {k: after[k] - before[k] for k in after}
-        print(f"  memory reads skipped during the run: {skipped}")
+        with django_database(""):
+            run(requests=args.requests, warmup=args.warmup)
     finally:
-        teardown_databases(old_config, verbosity=0)
-        from whizi.celery import app
+        broker_purge()  # the passes this run published
 
-        with app.connection_for_write() as conn:  # the passes this run published
-            conn.default_channel.queue_purge("celery")
+
+def run(*, requests: int, warmup: int) -> None:
+    from memory.reading import memory_read_skips
+
+    before = memory_read_skips()
+    on, off = Side("memory on (40 lines)", FORTY_LINES), Side("memory off (empty list)", [])
+    for _ in range(warmup):
+        on.one(record=False)
+        off.one(record=False)
+    for _ in range(requests):
+        on.one(record=True)
+        off.one(record=True)
+    after = memory_read_skips()
+
+    print(f"POST /api/conversations/<id>/messages/ on {settings.WHIZI_OFFLINE_MODEL}, "
+          f"{requests} timed requests per side (after {warmup} warm-up)")
+    for side in (on, off):
+        print(f"  {side.name:26s} median {statistics.median(side.times):7.1f} ms   "
+              f"p95 {_percentile(side.times, 95):7.1f} ms   max {max(side.times):7.1f} ms")
+    skipped = {k: after[k] - before[k] for k in after}
+    print(f"  memory reads skipped during the run: {skipped}")
 
 
 if __name__ == "__main__":

@@ -37,15 +37,24 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "whizi.settings")
+
+from bench.stack import (  # noqa: E402
+    Process,
+    broker_purge,
+    children_of,
+    django_database,
+    env_on_database,
+    worker_start,
+    worker_wait_ping,
+)
+
 MODEL_QUEUE = "kill-bench"
 os.environ["WHIZI_MEMORY_MODEL"] = f"scripted/{MODEL_QUEUE}"
 VISIBILITY_SECONDS = 1
@@ -59,31 +68,18 @@ def main() -> None:
     parser.add_argument("--clear-every", type=int, default=10)
     parser.add_argument("--kill", choices=["worker", "pool"], default="worker")
     parser.add_argument("--verbose", action="store_true", help="print each round's timings")
-    parser.add_argument("--serve-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.serve_worker:
-        serve_worker()
-        return
 
     import django
 
     django.setup()
-    from django.db import connection
-
-    if connection.vendor != "postgresql":
-        raise SystemExit("set DATABASE_URL to the local PostgreSQL")
-    test_name = os.environ.get("WHIZI_TEST_DATABASE_NAME", "test_whizi")
-    connection.settings_dict["TEST"]["NAME"] = f"{test_name}_kill"
-    old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True)
     started = time.monotonic()
-    bench = KillBench(database=connection.settings_dict["NAME"], kill=args.kill, verbose=args.verbose)
-    try:
-        bench.run(rounds=args.rounds, clear_every=args.clear_every)
-    finally:
-        bench.stop()
-        connection.close()
-        connection.creation.destroy_test_db(old_name, verbosity=0)
+    with django_database("_kill") as database:
+        bench = KillBench(database=database, kill=args.kill, verbose=args.verbose)
+        try:
+            bench.run(rounds=args.rounds, clear_every=args.clear_every)
+        finally:
+            bench.stop()
     elapsed = time.monotonic() - started
     print(f"rounds: {args.rounds}, killing the {args.kill} at the gate "
           f"(a clear during the pass every {args.clear_every} rounds)")
@@ -100,36 +96,14 @@ def main() -> None:
         raise SystemExit(1)
 
 
-def serve_worker() -> None:
-    """The bench's worker: the real Celery worker, with litellm imported before the pool
-    forks, so a pool process that replaces a killed one can call the model at once (the
-    import costs seconds, which would otherwise dominate every round)."""
-    import django
-
-    django.setup()
-    from whizi import llm
-    from whizi.celery import app
-
-    llm.litellm_module()
-    app.worker_main(["worker", "--pool=prefork", "--concurrency=1", "--without-gossip", "--without-mingle",
-                     "--loglevel=WARNING"])
-
-
 class KillBench:
     def __init__(self, *, database: str, kill: str, verbose: bool = False) -> None:
-        from django.conf import settings
-
-        db = settings.DATABASES["default"]
-        password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-        self.env = dict(os.environ)
-        self.env.pop("WHIZI_TEST_DATABASE_NAME", None)
-        self.env["DATABASE_URL"] = (f"postgres://{db.get('USER') or 'postgres'}{password}@"
-                                    f"{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{database}")
-        self.env["WHIZI_BROKER_VISIBILITY_TIMEOUT"] = str(VISIBILITY_SECONDS)
+        self.env = env_on_database(database, WHIZI_BROKER_VISIBILITY_TIMEOUT=str(VISIBILITY_SECONDS))
         self.kill = kill
         self.verbose = verbose
-        self.worker: subprocess.Popen | None = None
-        self.log = open(ROOT / "var" / "kill_worker.log", "wb")  # noqa: SIM115 - closed in stop()
+        self.worker: Process | None = None
+        self.log = ROOT / "var" / "kill_worker.log"
+        self.log.unlink(missing_ok=True)  # each run's log alone; every worker appends to it
         self.lost = self.doubled = self.resurrected = self.torn = self.stuck = self.restarts = 0
         self.outcomes: dict[str, int] = {}
         self.claims: dict[int, int] = {}
@@ -137,50 +111,23 @@ class KillBench:
     # ------------------------------------------------------------------ the worker
 
     def start_worker(self) -> None:
-        from django.core.cache import cache
-
-        from whizi.celery import ping
-
-        self.worker = subprocess.Popen(
-            [sys.executable, __file__, "--serve-worker"], cwd=ROOT, env=self.env, stdout=self.log,
-            stderr=subprocess.STDOUT, start_new_session=True,
-        )
-        token = uuid.uuid4().hex
-        ping.delay(token)
-        deadline = time.monotonic() + 60
-        while cache.get(f"ping:{token}") != "pong":
-            if time.monotonic() > deadline or self.worker.poll() is not None:
-                raise RuntimeError("the worker did not start; see var/kill_worker.log")
-            time.sleep(0.05)
+        # One pool process; whizi.celery imports litellm before the pool forks, so the one
+        # that replaces a killed one calls the model at once (the import costs seconds).
+        self.worker = worker_start(env=self.env, log=self.log, concurrency=1, loglevel="WARNING")
+        worker_wait_ping(self.worker)
 
     def kill_worker(self) -> None:
-        os.killpg(self.worker.pid, signal.SIGKILL)
-        self.worker.wait()
+        self.worker.kill(signal.SIGKILL)
 
     def kill_pool(self) -> None:
         """SIGKILL the worker's pool processes (the one running the pass among them)."""
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            try:
-                parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            if parent == self.worker.pid:
-                os.kill(int(stat.parent.name), signal.SIGKILL)
+        for pid in children_of(self.worker.pid):
+            os.kill(pid, signal.SIGKILL)
 
     def stop(self) -> None:
-        if self.worker is not None and self.worker.poll() is None:
-            os.killpg(self.worker.pid, signal.SIGTERM)
-            self.worker.wait(timeout=30)
-        self._broker_reset()
-        self.log.close()
-
-    def _broker_reset(self) -> None:
-        from whizi.celery import app
-
-        with app.connection_for_write() as conn:
-            channel = conn.default_channel
-            channel.queue_purge("celery")
-            channel.client.delete(channel.unacked_key, channel.unacked_index_key)
+        if self.worker is not None:
+            self.worker.stop(timeout=30)
+        broker_purge(unacknowledged=True)
 
     # ------------------------------------------------------------------ the rounds
 
@@ -191,7 +138,7 @@ class KillBench:
         from chat.models import Conversation
         from whizi.llm.scripted import Script
 
-        self._broker_reset()
+        broker_purge(unacknowledged=True)
         self.script = Script(MODEL_QUEUE).reset()
         self.user = get_user_model().objects.create_user(username="kill", email="kill@example.com")
         self.owner = Owner(user_id=self.user.pk)

@@ -25,6 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "whizi.settings")
 os.environ["WHIZI_MEMORY_MODEL"] = "scripted/bench"
 
+from bench.stack import django_database  # noqa: E402
+
 
 def main() -> None:
     parser = argparse.ArgumentParser()
@@ -34,19 +36,8 @@ def main() -> None:
     import django
 
     django.setup()
-    from django.db import connection
-
-    if connection.vendor != "postgresql":
-        raise SystemExit("set DATABASE_URL to the local PostgreSQL")
-    connection.settings_dict["TEST"]["NAME"] = (
-        os.environ.get("WHIZI_TEST_DATABASE_NAME", "test_whizi") + "_bench"
-    )
-    old_name = connection.settings_dict["NAME"]
-    connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with django_database("_bench"):
         overhead, model = run(args.passes)
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
     ms = [s * 1000 for s in overhead]
     print(f"passes: {len(ms)}")
     print(f"outside the model call: median {statistics.median(ms):.1f} ms, "

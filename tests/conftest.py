@@ -8,14 +8,23 @@ Personas used across the suite:
 """
 
 import os
-import signal
 import subprocess
-import sys
-import time
-import uuid
 from pathlib import Path
 
 import pytest
+
+# The suite launches its servers with the benchmarks' own launcher (pytest runs from the
+# repository root, where bench/ is importable), so both start them the same way.
+from bench.stack import (
+    Process,
+    StackError,
+    broker_purge,
+    env_on_database,
+    free_port,
+    wait_until,
+    worker_start,
+    worker_wait_ping,
+)
 
 pytest_plugins = ["tests.fake_provider.fixtures"]
 
@@ -36,94 +45,34 @@ def pytest_collection_modifyitems(config, items) -> None:
                 raise pytest.UsageError(f"{item.nodeid} uses the {fixture} fixture: mark it {mark}")
 
 
-def _database_url_for(name: str) -> str:
+def server_env(**overrides: str) -> dict[str, str]:
+    """The environment of a server process on this test run's database."""
     from django.conf import settings
 
-    db = settings.DATABASES["default"]
-    user = db.get("USER") or "postgres"
-    host = db.get("HOST") or "127.0.0.1"
-    port = db.get("PORT") or 5432
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    return f"postgres://{user}{password}@{host}:{port}/{name}"
+    return env_on_database(settings.DATABASES["default"]["NAME"], **overrides)
 
 
-class WorkerProcess:
-    """A real `celery worker` subprocess on the real broker and the test database."""
-
-    def __init__(self, env: dict[str, str]) -> None:
-        self.env = env
-        self.proc: subprocess.Popen | None = None
-        self.log_path = ARTIFACTS / f"worker-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
-
-    def start(self) -> None:
-        from django.core.cache import cache
-
-        ARTIFACTS.mkdir(exist_ok=True)
-        self.log = open(self.log_path, "ab")  # noqa: SIM115 - closed in stop()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "whizi", "worker", "--pool=prefork",
-             "--concurrency=2", "--without-gossip", "--without-mingle", "--loglevel=INFO"],
-            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        # Ready when a ping task has made the full round trip.
-        from whizi.celery import ping
-
-        token = uuid.uuid4().hex
-        ping.delay(token)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if cache.get(f"ping:{token}") == "pong":
-                return
-            if self.proc.poll() is not None:
-                break
-            time.sleep(0.2)
-        self.stop()
-        raise RuntimeError(f"Celery worker did not start; see {self.log_path}")
-
-    def kill(self, sig: int = signal.SIGKILL) -> None:
-        """Kill the whole worker (main process and pool children)."""
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, sig)
-            self.proc.wait(timeout=30)
-
-    def stop(self) -> None:
-        # A cold shutdown (SIGQUIT): a test's worker has nothing to finish, and a warm one
-        # waits for its pool, which a pass blocked on a scripted gate can hold for a minute.
-        if self.proc and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGQUIT)
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        self.log.close()
-
-
-def _purge_broker() -> None:
-    from whizi.celery import app
-
-    with app.connection_for_write() as conn:
-        conn.default_channel.queue_purge("celery")
+def suite_worker_start(django_db_blocker, **overrides: str) -> Process:
+    """A real `celery worker` on the real broker and the test database, with the scripted
+    memory model, ready once a ping made the round trip. It stops cold (SIGQUIT), and
+    each pytest-xdist worker appends to a log of its own."""
+    log = ARTIFACTS / f"worker-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
+    worker = worker_start(env=server_env(**{"WHIZI_MEMORY_MODEL": "scripted/memory", **overrides}),
+                          log=log, cold_stop=True)
+    with django_db_blocker.unblock():
+        worker_wait_ping(worker)
+    return worker
 
 
 @pytest.fixture(scope="module")
 def _module_worker(django_db_setup, django_db_blocker):
     """One real worker process per test module, on the test database, with the scripted
     memory model: starting one costs seconds, so a module's tests share it."""
-    from django.conf import settings
-
-    env = dict(os.environ)
-    env["DATABASE_URL"] = _database_url_for(settings.DATABASES["default"]["NAME"])
-    env.pop("WHIZI_TEST_DATABASE_NAME", None)
-    env["WHIZI_MEMORY_MODEL"] = "scripted/memory"
-    _purge_broker()
-    worker = WorkerProcess(env)
-    with django_db_blocker.unblock():
-        worker.start()
+    broker_purge()
+    worker = suite_worker_start(django_db_blocker)
     yield worker
     worker.stop()
-    _purge_broker()
+    broker_purge()
 
 
 @pytest.fixture
@@ -133,9 +82,9 @@ def celery_worker(transactional_db, _module_worker):
     earlier test finds its row flushed and does nothing. Tests that use it must commit
     their data: mark them `@pytest.mark.django_db(transaction=True)`.
     """
-    _purge_broker()
+    broker_purge()
     yield _module_worker
-    _purge_broker()
+    broker_purge()
 
 
 @pytest.fixture
@@ -143,13 +92,10 @@ def wait_for():
     """Poll a condition that a background process brings about, up to a bound."""
 
     def _wait_for(condition, timeout: float = 30, interval: float = 0.1):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            value = condition()
-            if value:
-                return value
-            time.sleep(interval)
-        raise AssertionError(f"condition not met within {timeout}s")
+        try:
+            return wait_until(condition, timeout=timeout, what="condition not met", interval=interval)
+        except StackError as exc:
+            raise AssertionError(str(exc)) from None
 
     return _wait_for
 
@@ -158,11 +104,7 @@ class PrivateRedis:
     """A redis-server of the test's own, on its own port, that a test may stop."""
 
     def __init__(self) -> None:
-        import socket
-
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
+        self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.proc: subprocess.Popen | None = None
 
@@ -174,14 +116,14 @@ class PrivateRedis:
              "--appendonly", "no"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         client = redis.Redis.from_url(self.url)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
+
+        def answers() -> bool:
             try:
-                client.ping()
-                return
+                return bool(client.ping())
             except redis.ConnectionError:
-                time.sleep(0.05)
-        raise RuntimeError("private redis-server did not start")
+                return False
+
+        wait_until(answers, timeout=10, what="the private redis-server did not start", interval=0.05)
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:

@@ -3,60 +3,30 @@ test database: the streamed reply lands in the page, a failure offers "Try again
 the "Memory updated" mark appears by polling once the pass changed the list."""
 
 import os
-import socket
-import subprocess
-import sys
-import time
 
 import pytest
 from playwright.sync_api import expect
 
+from bench.stack import free_port, uvicorn_start, uvicorn_wait_ready
 from chat.models import Conversation, Message
 from memory.models import MemoryPass
 from tests.chat.conftest import CHAT_A, CHAT_B, OFFLINE
-from tests.conftest import ARTIFACTS, ROOT, _database_url_for
+from tests.conftest import ARTIFACTS, server_env
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 CHROMIUM = "/usr/bin/chromium"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def asgi_server(django_db_setup, django_db_blocker):
-    from django.conf import settings
-
-    port = _free_port()
-    env = dict(os.environ)
-    env["DATABASE_URL"] = _database_url_for(settings.DATABASES["default"]["NAME"])
-    env.pop("WHIZI_TEST_DATABASE_NAME", None)
-    env["WHIZI_CHAT_MODELS"] = ",".join([CHAT_A, CHAT_B, OFFLINE])
-    ARTIFACTS.mkdir(exist_ok=True)
-    log = open(ARTIFACTS / "uvicorn-chat.log", "ab")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "whizi.asgi:application", "--host", "127.0.0.1",
-         "--port", str(port)],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        proc.kill()
-        raise RuntimeError("uvicorn did not start; see test-artifacts/uvicorn-chat.log")
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    proc.wait(timeout=20)
-    log.close()
+    port = free_port()
+    env = server_env(WHIZI_CHAT_MODELS=",".join([CHAT_A, CHAT_B, OFFLINE]))
+    server = uvicorn_start(env=env, log=ARTIFACTS / "uvicorn-chat.log", port=port)
+    base_url = f"http://127.0.0.1:{port}"
+    uvicorn_wait_ready(server, base_url, timeout=30)
+    yield base_url
+    server.stop()
 
 
 @pytest.fixture

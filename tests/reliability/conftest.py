@@ -12,13 +12,13 @@ import contextlib
 import os
 import signal
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import override_settings
 
-from tests.conftest import WorkerProcess, _database_url_for, _purge_broker
+from bench.stack import Process, broker_purge, children_of
+from tests.conftest import suite_worker_start
 from whizi.llm.scripted import Script
 
 
@@ -38,22 +38,11 @@ class Workers:
 
     def __init__(self, django_db_blocker) -> None:
         self._blocker = django_db_blocker
-        self.started: list[WorkerProcess] = []
+        self.started: list[Process] = []
 
-    def env(self, **overrides: str) -> dict[str, str]:
-        from django.conf import settings
-
-        env = dict(os.environ)
-        env["DATABASE_URL"] = _database_url_for(settings.DATABASES["default"]["NAME"])
-        env.pop("WHIZI_TEST_DATABASE_NAME", None)
-        env["WHIZI_MEMORY_MODEL"] = "scripted/memory"
-        env.update(overrides)
-        return env
-
-    def start(self, **overrides: str) -> WorkerProcess:
-        worker = WorkerProcess(self.env(**overrides))
-        with self._blocker.unblock():
-            worker.start()
+    def start(self, **overrides: str) -> Process:
+        """A worker like the suite's, with these settings (environment variables) changed."""
+        worker = suite_worker_start(self._blocker, **overrides)
         self.started.append(worker)
         return worker
 
@@ -62,43 +51,20 @@ class Workers:
             worker.stop()
 
 
-def _forget_unacknowledged() -> None:
-    """Drop messages a killed worker left unacknowledged, so a later test's worker with a
-    short visibility timeout does not take them back."""
-    from whizi.celery import app
-
-    with app.connection_for_write() as conn:
-        channel = conn.default_channel
-        channel.client.delete(channel.unacked_key, channel.unacked_index_key)
-
-
 @pytest.fixture
 def workers(transactional_db, django_db_blocker) -> Iterator[Workers]:
-    _purge_broker()
-    _forget_unacknowledged()
+    # Messages a killed worker left unacknowledged are dropped too, so a later test's
+    # worker with a short visibility timeout does not take them back.
+    broker_purge(unacknowledged=True)
     pool = Workers(django_db_blocker)
     yield pool
     pool.stop_all()
-    _purge_broker()
-    _forget_unacknowledged()
+    broker_purge(unacknowledged=True)
 
 
-def pool_children(worker: WorkerProcess) -> list[int]:
-    """The worker's pool processes (the ones that run tasks), not its main process."""
-    children = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == worker.proc.pid:
-            children.append(int(stat.parent.name))
-    return children
-
-
-def kill_pool_children(worker: WorkerProcess) -> None:
+def kill_pool_children(worker: Process) -> None:
     """SIGKILL the processes running tasks; the worker's main process stays up."""
-    children = pool_children(worker)
+    children = children_of(worker.pid)
     assert children, "the worker has no pool processes"
     for pid in children:
         os.kill(pid, signal.SIGKILL)

@@ -13,6 +13,7 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
+from bench.stack import broker_purge
 from memory.models import Memory, MemoryPass
 from memory.run import MAX_CLAIMS
 from memory.sweep import QUEUED_GRACE, pass_sweep
@@ -25,11 +26,9 @@ Status = MemoryPass.Status
 
 @pytest.fixture(autouse=True)
 def empty_broker():
-    from tests.conftest import _purge_broker
-
-    _purge_broker()
+    broker_purge()
     yield
-    _purge_broker()
+    broker_purge()
 
 
 def published() -> list[int]:
