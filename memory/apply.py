@@ -174,6 +174,8 @@ def _retyped_as_changes(existing: Sequence[str], retyped: list[str]) -> Answer:
         if line_key(item) in keys:
             continue
         pairs = _pairs(item)
+        if any(pairs <= _pairs(line) for line in existing):
+            continue  # a shortened copy of a saved line: the saved line already says it
         scores = {index: len(pairs & _pairs(line)) / max(len(pairs), 1)
                   for index, line in enumerate(existing, 1) if index not in answer.edits}
         best = max(scores, key=scores.get, default=None)
@@ -194,6 +196,8 @@ def answer_apply(existing: Sequence[str], answer: Answer, context: Context) -> A
         answer = _retyped_as_changes(existing, answer.retyped)
     saved = "\n".join(existing)
     sources = saved if context.compaction else context.own_words
+    # An edit of an id the list does not have is a new line, checked as one.
+    adds = answer.adds + [text for index, text in answer.edits.items() if not 1 <= index <= len(existing)]
     applied = Applied(lines=[])
     edited: dict[int, str] = {}
     for index, line in enumerate(existing, 1):
@@ -222,7 +226,7 @@ def answer_apply(existing: Sequence[str], answer: Answer, context: Context) -> A
         else:
             applied.lines.append(line)
             applied.kept += 1
-    for line in answer.adds:
+    for line in adds:
         if context.compaction or line_key(line) in seen:
             continue
         if _change_allowed(line, sources):

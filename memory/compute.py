@@ -101,7 +101,7 @@ def _call(model: str, messages: list[dict[str, str]], meter: Meter, *, max_token
 
 
 def _answer(completion: llm.Completion) -> Answer:
-    return parse_answer(completion.text, truncated=getattr(completion, "finish_reason", "") == "length")
+    return parse_answer(completion.text, truncated=completion.finish_reason == "length")
 
 
 def _compact(lines: list[str], model: str, meter: Meter) -> list[str] | None:
@@ -121,6 +121,9 @@ def _compact(lines: list[str], model: str, meter: Meter) -> list[str] | None:
         meter.errors.append(f"compaction:{exc.kind}")
         return None
     applied = answer_apply(shown, answer, Context(own_words="", forget_requests=(), compaction=True))
+    if not applied.changed:
+        meter.errors.append("compaction:no_change")
+        return None
     return applied.lines + lines[len(shown):]
 
 
@@ -133,7 +136,7 @@ def _fit_budget(lines: list[str], model: str, meter: Meter, *,
     if tokens <= compact_above:
         return lines, None
     compacted = _compact(lines, model, meter)
-    if compacted is not None and count_list_tokens(compacted) <= max_tokens and compacted != lines:
+    if compacted is not None and count_list_tokens(compacted) <= max_tokens:
         return compacted, Outcome.COMPACTED
     if tokens <= max_tokens:
         return lines, None  # compaction failed, but the list is within the cap as it is

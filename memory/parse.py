@@ -251,7 +251,8 @@ def parse_answer(text: str | None, *, truncated: bool = False) -> Answer:
     json_answer = _json_answer(body, lines)
     if json_answer is not None:
         return json_answer
-    items, ignored = _deduped(_table_items(lines) or _list_items(lines) or _plain_items(lines))
+    fenced = bool(_FENCE.search(body))
+    items, ignored = _deduped(_table_items(lines) or _list_items(lines) or _plain_items(lines, fenced=fenced))
     if items:
         return Answer(retyped=items, ignored=ignored)
     return _nothing_usable(lines)
@@ -604,7 +605,7 @@ def _list_items(lines: list[str]) -> list[str]:
     return items
 
 
-def _plain_items(lines: list[str]) -> list[str]:
+def _plain_items(lines: list[str], *, fenced: bool) -> list[str]:
     """Unmarked lines read as a list: only when every one of them reads like a fact
     (no preamble, aside or note among them), headers aside."""
     items: list[str] = []
@@ -619,4 +620,14 @@ def _plain_items(lines: list[str]) -> list[str]:
             items.append(raw.strip())
     if not items or any(_is_prose(clean_line(item)) for item in items):
         return []
+    if len(items) == 1 and not fenced and not _reads_like_a_line(clean_line(items[0])):
+        return []
     return items
+
+
+def _reads_like_a_line(text: str) -> bool:
+    """One unmarked line on its own: a fact as a list writes it ("Works at Aviva"), not a
+    remark ("no list here", "Okay"): two words or more and, in Latin script, a capital."""
+    first = text[:1]
+    latin = first.isascii() or "\u00c0" <= first <= "\u024f"
+    return len(text.split()) >= 2 and (first.isupper() if latin and first.isalpha() else True)

@@ -19,11 +19,11 @@ def test_a_pass_saves_the_rewritten_list_and_logs_only_metrics(user, model):
     save_memory(user, ["Likes green tea"])
     last = chat(user, "My name is Sam Okafor.", "Nice to meet you, Sam!", "Please remember that.")
     memory_pass = queue_pass(user, through=last)
-    model.reply("- Name is Sam Okafor\n- Likes green tea")
+    model.reply("[+] Name is Sam Okafor")
 
     report = pass_run(pass_id=memory_pass.pk)
 
-    assert saved_lines(user) == ["Name is Sam Okafor", "Likes green tea"]
+    assert saved_lines(user) == ["Likes green tea", "Name is Sam Okafor"]
     memory = Memory.objects.get(user=user)
     assert memory.version == 1
     assert memory.tokens > 0
@@ -36,6 +36,7 @@ def test_a_pass_saves_the_rewritten_list_and_logs_only_metrics(user, model):
     assert memory_pass.model == "scripted/memory-direct"
     assert memory_pass.finished_at is not None
     assert memory_pass.duration_ms >= memory_pass.model_ms
+    assert memory_pass.changes == {"kept": 1, "edited": 0, "added": 1, "removed": {}, "refused": 0}
     text_fields = [str(getattr(memory_pass, f.attname)) for f in MemoryPass._meta.concrete_fields]
     assert not any("Sam" in value or "tea" in value for value in text_fields)
 
@@ -134,10 +135,22 @@ def test_a_rejected_request_fails_at_once(user, model):
 
 
 @pytest.mark.parametrize("answer", ["", "I can't help with that."])
-def test_an_unusable_answer_fails_without_touching_the_list(user, model, answer):
+def test_an_empty_or_refused_answer_is_asked_again(user, model, answer):
     save_memory(user, ["Likes tea"])
     memory_pass = queue_pass(user, through=chat(user, "I'm Sam", "Hi", "remember that"))
     model.reply(answer)
+    with pytest.raises(PassRetry):
+        pass_run(pass_id=memory_pass.pk)
+    assert Memory.objects.get(user=user).version == 0
+    assert saved_lines(user) == ["Likes tea"]
+    memory_pass.refresh_from_db()
+    assert memory_pass.status == MemoryPass.Status.QUEUED
+
+
+def test_an_unreadable_answer_fails_without_touching_the_list(user, model):
+    save_memory(user, ["Likes tea"])
+    memory_pass = queue_pass(user, through=chat(user, "I'm Sam", "Hi", "remember that"))
+    model.reply("no list here")
     assert pass_run(pass_id=memory_pass.pk).outcome == Outcome.FAILED
     assert Memory.objects.get(user=user).version == 0
     assert saved_lines(user) == ["Likes tea"]
@@ -176,22 +189,21 @@ def test_a_voice_pass_reads_its_session_after_the_last_clear(user, model):
     assert "speech recognition" in system["content"]
 
 
-def test_a_held_back_wipe_is_logged_as_discarded(user, model):
+def test_an_answer_that_leaves_lines_out_keeps_them(user, model):
     lines = ["Name is Sam", "Lives in Leeds", "Has a daughter, Ana", "Works as a nurse"]
     save_memory(user, lines)
     memory_pass = queue_pass(user, through=chat(user, "What's the weather?", "Sunny."))
-    model.reply("- Likes sun")
-    assert pass_run(pass_id=memory_pass.pk).outcome == Outcome.DISCARDED
-    memory_pass.refresh_from_db()
-    assert memory_pass.error == "guard:wipe"
-    assert saved_lines(user) == lines
+    model.reply("- Likes sun")  # only the new line: an old-format answer that drops four
+    assert pass_run(pass_id=memory_pass.pk).outcome == Outcome.UPDATED
+    assert saved_lines(user) == [*lines, "Likes sun"]
 
 
 def test_an_oversized_answer_is_saved_within_budget(user, model):
     from django.conf import settings
 
-    memory_pass = queue_pass(user, through=chat(user, "I'm Sam", "Hi", "remember that"))
-    model.reply("\n".join(f"- Fact {i} about a long and winding life story" for i in range(400)))
+    said = "I'm Sam. " + " ".join(f"Sam's story, part {i}: a long and winding tale." for i in range(400))
+    memory_pass = queue_pass(user, through=chat(user, said, "Hi", "remember that"))
+    model.reply("\n".join(f"[+] Sam's story, part {i}: a long and winding tale" for i in range(400)))
     model.error("error")
     assert pass_run(pass_id=memory_pass.pk).outcome == Outcome.TRIMMED
     assert Memory.objects.get(user=user).tokens <= settings.WHIZI_MEMORY_MAX_TOKENS

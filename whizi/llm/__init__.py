@@ -32,6 +32,7 @@ class Completion:
     model: str
     input_tokens: int
     output_tokens: int
+    finish_reason: str = ""  # "length": the answer stopped at max_tokens and may be cut
 
 
 def litellm_module() -> Any:
@@ -111,10 +112,12 @@ def complete(*, model: str, messages: list[dict[str, str]], timeout: float, **pa
             model=model, messages=messages, timeout=timeout, num_retries=0, **params
         )
         text = response.choices[0].message.content or ""
+        finish_reason = response.choices[0].finish_reason or ""
     except Exception as exc:  # litellm raises many types; callers see one
         raise _translate_error(exc) from exc
     input_tokens, output_tokens = _usage(response)
-    return Completion(text=text, model=model, input_tokens=input_tokens, output_tokens=output_tokens)
+    return Completion(text=text, model=model, input_tokens=input_tokens, output_tokens=output_tokens,
+                      finish_reason=finish_reason)
 
 
 def stream(*, model: str, messages: list[dict[str, str]], timeout: float, **params: Any) -> Iterator[str]:
