@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from memory.grammar import MemoryRequest, RequestFound, memory_request_in
 from memory.lines import line_key
 from offline.languages import LANGUAGES, Fact, Language, candidates_for, language_for
 from offline.text import (
@@ -50,6 +51,21 @@ class Entry:
     kind: str | None = None
     origin: int = 0  # the statement it came from; 0 for a saved line
     value: str = ""
+    source: int | None = None  # its index in the saved list, None for a new line
+
+
+@dataclass
+class RewriteOutcome:
+    """The new list, and where each of its lines came from.
+
+    `sources[i]` is the index in the saved list of the line `lines[i]` keeps or edits
+    (None for a new line); every saved index not in `sources` is in `removed`, with why:
+    "forgotten" (the user asked), "superseded" (a newer fact replaced it) or "rule"
+    (it breaks the rules)."""
+
+    lines: list[str]
+    sources: list[int | None]
+    removed: dict[int, str]
 
 
 @dataclass
@@ -112,14 +128,17 @@ class MemoryRewrite:
     def __init__(self, existing: list[str], *, voice: bool = False) -> None:
         self.voice = voice
         self.entries: list[Entry] = []
-        for line in existing:
+        self.removed: dict[int, str] = {}
+        for index, line in enumerate(existing):
             if not line_key(line) or breaks_rules(line):
+                self.removed[index] = "rule"
                 continue
             fact = classify(line)
             # Two saved lines for a one-value fact fold into the later one; other saved
             # lines may share a slot by wording alone ("Sister is …"), so they all stay.
             self._upsert(Entry(line=line, slot=fact.slot if fact else None, kind=fact.kind if fact else None,
-                               value=fact.value if fact else ""), fold=bool(fact and _one_value(fact.slot)))
+                               value=fact.value if fact else "", source=index),
+                         fold=bool(fact and _one_value(fact.slot)))
         self.saved = list(self.entries)
         self._next_id = 0
         self._open: _Statement | None = None
@@ -142,6 +161,31 @@ class MemoryRewrite:
 
     def lines(self) -> list[str]:
         return [entry.line for entry in self.entries]
+
+    def outcome(self, existing: list[str]) -> RewriteOutcome:
+        lines = self.lines()
+        if lines == list(existing):
+            return RewriteOutcome(lines=list(existing), sources=list(range(len(existing))), removed={})
+        sources: list[int | None] = []
+        for entry in self.entries:
+            sources.append(entry.source if entry.source not in sources else None)
+        kept = set(sources)
+        removed = {index: self.removed.get(index, "superseded") for index in range(len(existing))
+                   if index not in kept}
+        return RewriteOutcome(lines=lines, sources=sources, removed=removed)
+
+    def _drop(self, condition, reason: str) -> bool:
+        """Remove the entries matching `condition`, noting why for the saved ones."""
+        kept = []
+        for entry in self.entries:
+            if condition(entry):
+                if entry.source is not None:
+                    self.removed[entry.source] = reason
+            else:
+                kept.append(entry)
+        removed = len(kept) != len(self.entries)
+        self.entries = kept
+        return removed
 
     # -- sentences and clauses --------------------------------------------------------
 
@@ -199,24 +243,20 @@ class MemoryRewrite:
         for clause in language.clauses(body):
             self._read_clause(language.strip_lead_in(clause), language, greeting, question)
 
-    def _request(self, body: str, language: Language) -> bool:
-        return self._match(language, "remember", body) is not None or self._match(
-            language, "forget", body) is not None
+    @staticmethod
+    def _request(body: str, language: Language) -> bool:
+        return memory_request_in(body) is not None
 
     def _read_clause(self, clause: str, language: Language, greeting: bool, question: bool) -> None:
         if not clause:
             return
-        asks = not question or (language.code == "en" and re.match(r"(?:can|could|will|would)\s+you\b",
-                                                                     clause, re.IGNORECASE))
-        if asks:
-            content = self._match(language, "remember", clause)
-            if content is not None:
-                self._remember(content, language)
-                return
-            content = self._match(language, "forget", clause)
-            if content is not None:
-                self._forget(content, language)
-                return
+        found = memory_request_in(clause + "?" if question else clause)
+        if found is not None:
+            if found.kind is MemoryRequest.REMEMBER:
+                self._remember(found, language)
+            else:
+                self._forget(found, language)
+            return
         if question or language.has("question", clause) or language.has("hypothetical", clause):
             return
         if language.has("joke", clause):
@@ -260,20 +300,9 @@ class MemoryRewrite:
 
     # -- requests ---------------------------------------------------------------------
 
-    @staticmethod
-    def _match(language: Language, kind: str, clause: str) -> str | None:
-        for pattern in language.rx_list(kind):
-            match = pattern.match(clause)
-            if match:
-                return tidy(match.group("content") or "")
-        return None
-
-    @staticmethod
-    def _anaphoric(content: str, language: Language) -> bool:
-        return bool(language.rx("anaphora").fullmatch(content))
-
-    def _remember(self, content: str, language: Language) -> None:
-        if self._anaphoric(content, language):
+    def _remember(self, found: RequestFound, language: Language) -> None:
+        content = tidy(found.content)
+        if not content:
             previous = self._previous()
             if previous is None:
                 return
@@ -281,7 +310,7 @@ class MemoryRewrite:
                 self._store_as_asked(clause, clause_language, previous.id)
             return
         self._close()
-        content = tidy(language.rx("complement").sub("", content, count=1))
+        language = LANGUAGES[found.language] if script_of(content) == language.script else language
         instruction = language.instruction and language.rx("instruction").match(content)
         if instruction:
             content = content[instruction.end():]
@@ -314,32 +343,31 @@ class MemoryRewrite:
                     language=language.code)
         self._add(note, clause=clause, explicit=True, origin=origin)
 
-    def _forget(self, content: str, language: Language) -> None:
-        content = tidy(content)
-        if language.rx("forget_everything").fullmatch(content):
-            self.entries = []
+    def _forget(self, found: RequestFound, language: Language) -> None:
+        content = tidy(found.content)
+        if found.everything:
+            self._drop(lambda entry: True, "forgotten")
             return
-        if self._anaphoric(content, language):
+        if not content:
             previous = self._previous()
             if previous is None:
                 return
-            removed = self._remove(lambda entry: entry.origin == previous.id)
+            removed = self._drop(lambda entry: entry.origin == previous.id, "forgotten")
             if not removed:
                 slots = {fact.slot for clause, lang, greet in previous.clauses
                          for fact in self._facts(clause, lang, True)}
-                self._remove(lambda entry: entry.slot in slots)
+                self._drop(lambda entry: entry.slot in slots, "forgotten")
             return
         self._close()
         # "forget that I have a dog — we rehomed him": the part before the reason names it.
-        content = tidy(language.rx("complement").sub("", content, count=1))
         content = tidy(re.split(r"\s*[—–;:]\s*|,\s+|\s+(?:because|since|as)\s+", content)[0])
         slots = {fact.slot for clause in language.clauses(content)
                  for fact in self._facts(clause, language, True)}
-        if slots and self._remove(lambda entry: entry.slot in slots):
+        if slots and self._drop(lambda entry: entry.slot in slots, "forgotten"):
             return
         words = self._forget_words(content, language)
         if words:
-            self._remove(lambda entry: all(_mentions(entry.line, word) for word in words))
+            self._drop(lambda entry: all(_mentions(entry.line, word) for word in words), "forgotten")
 
     @staticmethod
     def _forget_words(content: str, language: Language) -> list[str]:
@@ -356,12 +384,6 @@ class MemoryRewrite:
             if len(word) >= 2 and not filler.fullmatch(word):
                 words.append(word)
         return words
-
-    def _remove(self, condition) -> bool:
-        kept = [entry for entry in self.entries if not condition(entry)]
-        removed = len(kept) != len(self.entries)
-        self.entries = kept
-        return removed
 
     # -- corrections and scope --------------------------------------------------------
 
@@ -507,6 +529,8 @@ class MemoryRewrite:
             if line_key(existing.line) == key:
                 if entry.origin:
                     self.entries[index] = replace(existing, origin=entry.origin)
+                if entry.source is not None:
+                    self.removed[entry.source] = "rule"  # the same line twice
                 return
         if entry.slot and fold:
             for index, existing in enumerate(self.entries):
@@ -516,9 +540,15 @@ class MemoryRewrite:
                     # The saved line already says this ("User lives in Hanoi, Vietnam"):
                     # keep its wording rather than rewrite it.
                     self.entries[index] = replace(existing, origin=entry.origin or existing.origin)
+                    if entry.source is not None:
+                        self.removed[entry.source] = "rule"
                     return
+                self._drop(lambda e, slot=entry.slot, kept=existing: e.slot == slot and e is not kept,
+                           "superseded")
+                index = self.entries.index(existing)
+                if existing.source is not None:
+                    self.removed[existing.source] = "superseded"
                 self.entries[index] = entry
-                self.entries = [e for i, e in enumerate(self.entries) if i == index or e.slot != entry.slot]
                 return
         self.entries.append(entry)
 
@@ -567,11 +597,17 @@ def _subject_words(text: str, exclude: set[str], language: Language) -> list[str
     return words
 
 
-def rewrite_memory(existing: list[str], turns: list[tuple[str, str]], *, source: str = "chat") -> list[str]:
-    """The whole rewritten list for one pass."""
+def memory_rewrite(existing: list[str], turns: list[tuple[str, str]], *,
+                   source: str = "chat") -> RewriteOutcome:
+    """One pass: the whole rewritten list, and where each line came from."""
     rewrite = MemoryRewrite(existing, voice=source == "voice")
     for role, text in turns:
         if role == "user":
             rewrite.read_turn(text)
-    lines = rewrite.lines()
-    return list(existing) if lines == list(existing) else lines
+    return rewrite.outcome(existing)
+
+
+def rewrite_memory(existing: list[str], turns: list[tuple[str, str]], *, source: str = "chat") -> list[str]:
+    """The whole rewritten list for one pass; the saved list itself when nothing changed."""
+    outcome = memory_rewrite(existing, turns, source=source)
+    return existing if outcome.lines == list(existing) else outcome.lines

@@ -99,13 +99,6 @@ class Language:
     story: str
     # A correction names the old value and the new one ("not blue — green").
     corrections: list[str]
-    # Requests. Each has a `content` group; an empty or pronoun-only content ("remember
-    # that") refers to the user's previous statement.
-    remember: list[str]
-    forget: list[str]
-    anaphora: str
-    complement: str  # "that", "rằng", "bahawa": dropped before a request's content
-    forget_everything: str
     # Words left out when a forget request is matched against saved lines.
     filler: str
     # Chat.

@@ -222,35 +222,7 @@ ENGLISH = Language(
         # "Mira's eyes are green, not blue"
         r"(?P<new>[\w'’-]+)\s*,?\s+(?:and\s+)?not\s+(?P<old>[\w'’-]+)$",
     ],
-    remember=[
-        r"^(?:(?:please|pls|plz)\s+|(?:can|could|will|would)\s+you\s+(?:please\s+)?|i\s+(?:want"
-        r"|need)\s+you\s+to\s+|make\s+sure\s+(?:you\s+|to\s+)?)?(?:remember|memori[sz]e|don['’]?t\s+forget"
-        r"|do\s+not\s+forget|never\s+forget)\b[\s:,]*(?P<content>.*)$",
-        r"^(?:please\s+)?(?:note|write\s+down|jot\s+down|make\s+a\s+note\s+of)\b[\s:,]*(?P<content>.*)$",
-        r"^(?:please\s+)?(?:write|jot)\s+(?:that|this|it)\s+down\b[\s:,]*(?P<content>.*)$",
-        r"^(?:please\s+)?(?:save|store|keep|put|add)\s+(?:this|that|it)\s+(?:in|to"
-        r"|into)\s+(?:your\s+)?memory\b[\s:,]*(?P<content>.*)$",
-        r"^(?:please\s+)?(?:save|store|keep|put|add)\s+(?:in|to"
-        r"|into)\s+(?:your\s+)?memory\b[\s:,]*(?:that\s+)?(?P<content>.*)$",
-        r"^(?:please\s+)?keep\s+in\s+mind\b[\s:,]*(?P<content>.*)$",
-    ],
-    forget=[
-        r"^(?:please\s+)?(?:(?:can|could|will|would)\s+you\s+(?:please\s+)?)?(?:forget|unlearn"
-        r"|stop\s+remembering|don['’]t\s+remember"
-        r"|do\s+not\s+remember)\b(?:\s+about)?[\s:,]*(?P<content>.*?)(?:\s+(?:from"
-        r"|in)\s+(?:your\s+)?memory)?$",
-        r"^(?:please\s+)?(?:delete|remove|erase|clear|drop)\s+(?P<content>.+?)\s+(?:from"
-        r"|in)\s+(?:your\s+)?memory$",
-    ],
-    anaphora=r"^(?:that|this|it|that\s+one|this\s+one|what\s+i\s+(?:just\s+)?said|all\s+(?:of\s+)?(?:that"
-             r"|this)|everything\s+i\s+(?:just\s+)?said|that\s+about\s+me|my\s+\w+|(?:those|these|that|this"
-             r"|the)\s+(?:names?|dates?|details?|facts?|things?|ones?|points?))?(?:\s+(?:please|for\s+me|ok"
-             r"|okay|thanks|for\s+later|for\s+next\s+time|too|in\s+(?:your\s+)?memory|down"
-             r"|as\s+well))*(?:\s+(?:so|because|since|as|for|in\s+case)\b.*)?$",
-    complement=r"^(?:that|this)\s*[:,]?\s+|^:\s*",
     instruction=r"^to\s+",
-    forget_everything=r"^(?:everything|all|all\s+of\s+it|everything\s+about\s+me|all\s+about\s+me"
-                      r"|everything\s+you\s+know(?:\s+about\s+me)?|all\s+my\s+data)$",
     filler=r"i|i['’]m|me|my|mine|the|a|an|that|this|is|are|was|about|where|what|who|when|how|do|does|did"
            r"|and|of|to|in|at|on|for|please|it|its|have|has|you|your",
     memory_question=r"\bwhat\s+(?:do|did|else\s+do)\s+you\s+(?:remember|know|recall)\b|\bwhat\s+(?:have"

@@ -131,25 +131,6 @@ MALAY = Language(
         # "Mata Mira berwarna hijau, bukan biru."
         r"(?P<new>[\w-]+)\s*,\s*bukan\s+(?P<old>[\w-]+)$",
     ],
-    remember=[
-        r"^(?:tolong\s+|sila\s+|boleh\s+(?:awak|anda|kamu)\s+)?(?:ingat|ingatlah|ingatkan|jangan\s+lupa"
-        r"|catat|catatkan|hafal)\b(?:\s+(?:bahawa|yang|ya|ye|tau|ok)\b)*[\s:,]*(?P<content>.*?)(?:\s+(?:ya"
-        r"|ye|tau|ok|okey|boleh))*$",
-        r"^(?:tolong\s+|sila\s+)?simpan(?:kan)?\s+(?P<content>.*?)\s*(?:dalam|dlm"
-        r"|ke\s+dalam)\s+ingatan(?:\s+(?:ya|ye))*$",
-        r"^(?:tolong\s+|sila\s+)?simpan(?:kan)?\s+(?:dalam|dlm"
-        r"|ke\s+dalam)\s+ingatan\b[\s:,]*(?:bahawa\s+)?(?P<content>.*)$",
-    ],
-    forget=[
-        r"^(?:tolong\s+|sila\s+)?(?:lupakan|lupakanlah|jangan\s+ingat)\b(?:\s+(?:tentang|pasal|bahawa"
-        r"|yang))?[\s:,]*(?P<content>.*?)(?:\s+(?:dari|daripada)\s+ingatan)?(?:\s+(?:ya|ye))*$",
-        r"^(?:tolong\s+|sila\s+)?(?:padam(?:kan)?|buang(?:kan)?|hapus(?:kan)?)\s+(?P<content>.+?)\s+(?:dari"
-        r"|daripada)\s+ingatan(?:\s+(?:ya|ye))*$",
-    ],
-    anaphora=r"^(?:itu|ini|perkara\s+itu|perkara\s+ini|hal\s+itu|nama\s+saya|apa\s+yang\s+saya\s+(?:kata"
-             r"|cakap))?(?:\s+(?:ya|ye|tau|ok|okay|boleh|tolong))*$",
-    complement=r"^(?:bahawa|yang)\s+",
-    forget_everything=r"^(?:semua|semuanya|segala-galanya|semua\s+tentang\s+saya|segalanya)$",
     filler=r"saya|aku|tempat|mana|yang|itu|ini|tentang|pasal|bahawa|di|ke|dan|ialah|adalah|ya",
     memory_question=r"\bapa\s+(?:yang\s+)?(?:awak|anda|kamu|engkau|kau)\s+(?:ingat"
                     r"|tahu)\s+tentang\s+(?:saya|aku)|\bapa\s+yang\s+(?:awak|anda|kamu)\s+ingat\b"

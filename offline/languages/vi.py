@@ -135,25 +135,6 @@ VIETNAMESE = Language(
         r"|,)\s*(?:là\s+)?(?P<new>\w+(?:\s\w+){0,2})$",
         r"(?P<new>\w+(?:\s\w+)?)\s*,?\s*(?:chứ|,)\s*không\s+phải(?:\s+là)?\s+(?P<old>\w+(?:\s\w+)?)$",
     ],
-    remember=[
-        r"^(?:hãy\s+|làm\s+ơn\s+|bạn\s+(?:hãy\s+)?)?(?:ghi\s+nhớ|nhớ|ghi\s+lại|ghi\s+chú|đừng\s+quên"
-        r"|lưu\s+lại|lưu|giữ\s+lại\s+trong\s+bộ\s+nhớ|giữ\s+trong\s+bộ\s+nhớ)\b(?:\s+(?:giùm"
-        r"|giúp)\b(?:\s+(?:tôi|mình|em)\b)?)?(?:\s+(?:rằng|là)\b)?[\s:,]*(?P<content>.*?)(?:\s*\b(?:nhé|nha"
-        r"|nhá|nhe|đi|giùm|giúp|nhé\s+bạn|vào\s+bộ\s+nhớ|trong\s+bộ\s+nhớ))*$",
-    ],
-    forget=[
-        r"^(?:hãy\s+|làm\s+ơn\s+|bạn\s+(?:hãy\s+)?)?(?:quên|đừng\s+nhớ)\b(?:\s+(?:đi|giùm"
-        r"|giúp)\b)?(?:\s+(?:chuyện|việc|điều|là|rằng)\b)?[\s:,]*(?P<content>.*?)(?:\s*\b(?:đi|nhé|nha|giùm"
-        r"|giúp|khỏi\s+bộ\s+nhớ|khỏi\s+trí\s+nhớ)\b)*$",
-        r"^(?:hãy\s+|làm\s+ơn\s+)?(?:xóa|xoá|bỏ)\s+(?P<content>.+?)\s+khỏi\s+(?:bộ\s+nhớ"
-        r"|trí\s+nhớ)(?:\s+(?:đi|nhé|nha))*$",
-    ],
-    anaphora=r"^(?:điều\s+đó|điều\s+này|cái\s+đó|cái\s+này|chuyện\s+đó|chuyện\s+này|việc\s+đó|nó|đó|này"
-             r"|những\s+gì\s+(?:tôi|mình)\s+vừa\s+nói|tên\s+(?:tôi|mình))?(?:\s*\b(?:nhé|nha|đi|giùm"
-             r"|giúp))*$",
-    complement=r"^(?:rằng|là)\s+",
-    forget_everything=r"^(?:tất\s+cả|hết|mọi\s+thứ|mọi\s+điều|tất\s+cả\s+về\s+(?:tôi|mình)"
-                      r"|hết\s+mọi\s+thứ)(?:\s+đi)?$",
     filler=r"nơi|đâu|chỗ|tôi|mình|tớ|em|của|là|ở|về|rằng|điều|đó|này|cái|những|gì|đi|nhé",
     memory_question=r"\b(?:bạn|cậu|em|anh|chị)\s+(?:còn\s+)?(?:nhớ|biết)\s+(?:gì|những\s+gì"
                     r"|điều\s+gì)\s+về\s+(?:tôi|mình|em|tớ)|\b(?:bạn|cậu)\s+(?:còn\s+)?nhớ\s+(?:tôi"
