@@ -37,10 +37,11 @@ from offline.text import (
     is_question,
     looks_garbled,
     looks_like_name,
+    own_words,
     script_of,
     split_sentences,
+    spoken,
     tidy,
-    without_fillers,
 )
 
 
@@ -75,6 +76,7 @@ class _Statement:
     id: int
     clauses: list[tuple[str, Language, bool]]
     before: list[Entry]  # the list before it, so "just kidding" can undo it
+    turn: int = 0
 
 
 def classify(line: str) -> Fact | None:
@@ -146,17 +148,35 @@ class MemoryRewrite:
         self._voice_seen: dict[str, str] = {}
         self._blocked: set[str] = set()
         self._correcting = False
+        self._turn = 0
+        # "Remember this: …", "이거 기억해 줘. 나 …": a request that points at what
+        # comes next ("next"), then at the rest of that sentence ("sentence").
+        self._asking: str | None = None
+        self._asked_before: _Statement | None = None
+        # The line a following name or date belongs to: (its key, its kind, the turn).
+        self._detailed: tuple[str, str, int] | None = None
 
     # -- the whole pass ---------------------------------------------------------------
 
     def read_turn(self, text: str) -> None:
+        self._turn += 1
+        text = own_words(text)
+        if not self.voice:
+            text = re.sub(r"…+\s+", "…\n", text)  # "born 03/11/2021… pls remember": a new thought
         turn_language = language_for(text)
         greeting = False
         for sentence in split_sentences(text):
             language = self._language(sentence, turn_language)
-            if language.has("greeting", sentence):
+            if language.has("greeting", spoken(sentence, "") if self.voice else sentence):
                 greeting = True
             self._read_sentence(sentence, language, greeting)
+            if self._asking == "sentence":
+                self._asking = None
+        if self._asking == "next" and self._asked_before is not None:
+            # Nothing followed the request: it pointed back after all.
+            for clause, clause_language, _greeting in self._asked_before.clauses:
+                self._store_as_asked(clause, clause_language, self._asked_before.id)
+        self._asking = None
         self._close()
 
     def lines(self) -> list[str]:
@@ -198,13 +218,23 @@ class MemoryRewrite:
         return LANGUAGES[code]
 
     def _read_sentence(self, sentence: str, language: Language, greeting: bool) -> None:
-        if len(sentence) > MAX_SENTENCE_CHARS or self.voice and looks_garbled(sentence):
+        if len(sentence) > MAX_SENTENCE_CHARS:
             return
-        if self.voice:
-            sentence = without_fillers(sentence)
-        question = is_question(sentence)
         self._correcting = language.has("correcting", tidy(sentence))
+        if self.voice:
+            # Misheard stretches are skipped, not guessed at (DESIGN 2.2); what is left
+            # is read as it was meant, without hesitations and self-repairs.
+            if looks_garbled(sentence) or language.has("noise", sentence):
+                return
+            sentence = spoken(sentence, language.repair)
+        question = is_question(sentence)
         body = language.strip_lead_in(tidy(sentence))
+        if language.particles:
+            body = tidy(re.sub(rf"\s+(?:{language.particles})(?=\s*(?:[,，、;]|$))", "", body,
+                               flags=language.flags))
+        if question and language.polite and language.has("standing", body) and language.has("polite", body):
+            # "can you keep your answers short from now on?" asks for a standing rule.
+            body, question = tidy(language.rx("polite").sub("", body, count=1).rstrip("?？ ")), False
         if not body:
             return
         if not question and not self._request(body, language):
@@ -221,7 +251,8 @@ class MemoryRewrite:
                 match = correction.search(body)
                 if not match:
                     continue
-                if self._correct(match.group("old"), match.group("new"), body, language):
+                if self._correct(match.group("old"), match.group("new"), body, language,
+                                 more=match.groupdict().get("more") or ""):
                     self._note(body, language, greeting)
                     return
                 # Nothing saved to correct: read it as a plain statement of the new value.
@@ -237,10 +268,10 @@ class MemoryRewrite:
             parts = [part for part in _QUESTION_PARTS.split(body) if part.strip()]
             for part in parts[:-1]:
                 if not (language.has("question", part) or language.has("hypothetical", part)):
-                    for clause in language.clauses(part):
+                    for clause in _clauses(part, language):
                         self._read_clause(language.strip_lead_in(clause), language, greeting, False)
             body = parts[-1] if parts else body
-        for clause in language.clauses(body):
+        for clause in _clauses(body, language):
             self._read_clause(language.strip_lead_in(clause), language, greeting, question)
 
     @staticmethod
@@ -261,25 +292,33 @@ class MemoryRewrite:
             return
         if language.has("joke", clause):
             # "Just kidding" takes back the statement before it; a joke is never kept.
-            if not self._facts(clause, language, greeting):
+            if language.has("kidding", clause) and not self._facts(clause, language, greeting):
                 self._undo_last()
             return
+        temporary = language.has("temporary", clause)
+        clause = language.strip_when(clause)
+        if not clause:
+            return
         statement = self._note(clause, language, greeting)
-        if language.has("temporary", clause):
+        if self._asking:
+            self._store_as_asked(clause, language, statement.id)
+            self._asking = "sentence"
+            return
+        if temporary or self._retract(clause, language) or self._extend_name(clause):
             return
         facts = self._facts(clause, language, greeting)
         for fact in facts:
             self._add(fact, clause=clause, explicit=False, origin=statement.id)
         if not facts and not (language.has("health", clause) or language.has("money", clause)
                               or _any_language("app", clause)):
-            self._fold_about_known(clause, language)
+            self._detail(clause, language) or self._about_person(clause, language)
 
     # -- statements ("remember that", "forget that", "just kidding") -----------------
 
     def _note(self, clause: str, language: Language, greeting: bool) -> _Statement:
         if self._open is None:
             self._next_id += 1
-            self._open = _Statement(id=self._next_id, clauses=[], before=list(self.entries))
+            self._open = _Statement(id=self._next_id, clauses=[], before=list(self.entries), turn=self._turn)
         self._open.clauses.append((clause, language, greeting))
         return self._open
 
@@ -304,7 +343,9 @@ class MemoryRewrite:
         content = tidy(found.content)
         if not content:
             previous = self._previous()
-            if previous is None:
+            if previous is None or previous.turn != self._turn:
+                # Nothing said before it in this message: it points at what comes next.
+                self._asking, self._asked_before = "next", previous
                 return
             for clause, clause_language, _greeting in previous.clauses:
                 self._store_as_asked(clause, clause_language, previous.id)
@@ -313,10 +354,11 @@ class MemoryRewrite:
         language = LANGUAGES[found.language] if script_of(content) == language.script else language
         instruction = language.instruction and language.rx("instruction").match(content)
         if instruction:
+            # "remember to always use metric": a standing order; "don't forget to buy
+            # milk": a one-off task, never kept.
             content = content[instruction.end():]
             if not language.has("standing", content):
                 return
-            content = language.standing_label + content
         if not content:
             return
         content_language = self._language(content, language)
@@ -336,12 +378,21 @@ class MemoryRewrite:
             for fact in facts:
                 self._add(fact, clause=clause, explicit=True, origin=origin)
             return
-        line = language.about_user(clause)
+        kind, line = "note", language.about_user(clause)
+        about_user = re.match(rf"(?:{language.subject}|{language.possessive})", clause, language.flags)
+        order = not about_user and (language.has("directive", clause) or language.has("style", clause))
+        if order and language.prefers and language.has("standing", clause):
+            # An order to the assistant is kept as a fact about the user ("Prefers short
+            # answers"), never as the order itself.
+            line = language.prefers(clause) or line
+            kind = "preference" if line != language.about_user(clause) else kind
+        elif language.script == "latin" and not about_user and not order:
+            return  # a fragment ("a few lines"), not a statement about the user
         if not line or len(line) > 200 or language.has("greeting", line) and len(line.split()) <= 2:
             return
-        note = Fact(kind="note", slot="note:" + line_key(line), line=line, value=line, frame=line,
+        fact = Fact(kind=kind, slot=f"{kind}:" + line_key(line), line=line, value=line, frame=line,
                     language=language.code)
-        self._add(note, clause=clause, explicit=True, origin=origin)
+        self._add(fact, clause=clause, explicit=True, origin=origin)
 
     def _forget(self, found: RequestFound, language: Language) -> None:
         content = tidy(found.content)
@@ -387,12 +438,14 @@ class MemoryRewrite:
 
     # -- corrections and scope --------------------------------------------------------
 
-    def _correct(self, old: str, new: str, body: str, language: Language) -> bool:
-        """Replace the old value in the one line it belongs to; touch nothing else."""
-        old, new = tidy(old), tidy(new)
+    def _correct(self, old: str, new: str, body: str, language: Language, *, more: str = "") -> bool:
+        """Replace the old value in the one line it belongs to; touch nothing else. The
+        old value is the longest end of what the user named that a line holds ("저
+        초등학교 교사" → "초등학교 교사"); a detail after the new value is added to it."""
+        old, new = tidy(old), language.clean_value(new)
         if not old or not new or old.casefold() == new.casefold():
             return False
-        pairs = [(old, new)]
+        pairs = [(tail, new) for tail in _tails(old, language.script)]
         if language.script != "latin":
             # "蓝色"/"파란색" may be saved as "蓝眼睛"/"파란 눈": try the stem too.
             pairs.append((re.sub(r"(?:色|색)$", "", old), re.sub(r"(?:色|색)$", "", new)))
@@ -411,6 +464,8 @@ class MemoryRewrite:
                 continue
             index = found[0]
             line = _replace_word(self.entries[index].line, old_value, new_value)
+            if more and not _mentions(line, more):
+                line += language.joiner + tidy(more)
             fact = classify(line)
             self.entries[index] = replace(self.entries[index], line=line, slot=fact.slot if fact else None,
                                           kind=fact.kind if fact else None)
@@ -435,27 +490,82 @@ class MemoryRewrite:
                 scores[index] = (sum(_mentions(entry.line, word) for word in subject), held[0])
         best = max((score for score, _old in scores.values()), default=0)
         chosen = [index for index, (score, _old) in scores.items() if score == best]
-        if best == 0 or len(chosen) != 1:
+        # "make her eyes green": no name, but only one line holds a colour.
+        if len(chosen) != 1 or best == 0 and subject:
             return False
         index = chosen[0]
         line = _replace_word(self.entries[index].line, scores[index][1], new)
         self.entries[index] = replace(self.entries[index], line=line)
         return True
 
-    def _fold_about_known(self, clause: str, language: Language) -> bool:
-        """"Zoë just turned 5" when a saved line names Zoë: add it to that line."""
-        match = _KNOWN_SUBJECT.match(clause)
-        if not match or language.script != "latin":
+    def _detail(self, clause: str, language: Language) -> bool:
+        """A name right after "I have two kids" ("đứa lớn tên Bông"), a date right after
+        a goal or a plan ("10월 춘천 대회 신청해놨어요"): that line takes it."""
+        target, self._detailed = self._detailed, None
+        if target is None or target[2] != self._turn:
             return False
-        holders = [i for i, entry in enumerate(self.entries) if _mentions(entry.line, match.group("who"))]
-        if len(holders) != 1:
+        key, kind, _turn = target
+        if not language.has("named" if kind == "has" else "dated", clause):
             return False
-        entry = self.entries[holders[0]]
-        line = f"{entry.line}; {clause}"
-        if len(line) > 2 * 80 or _mentions(entry.line, clause):
+        for index, entry in enumerate(self.entries):
+            if line_key(entry.line) == key:
+                detail = language.about_user(clause)
+                if language.script == "latin":
+                    detail = detail[:1].lower() + detail[1:]
+                line = entry.line + _DETAIL_JOINERS.get(language.script, ", ") + detail
+                self.entries[index] = replace(entry, line=line)
+                self._detailed = (line_key(line), kind, self._turn)
+                return True
+        return False
+
+    def _about_person(self, clause: str, language: Language) -> bool:
+        """News about someone a saved line names ("Leo turned 7", "朵朵九月份就上小学一年级",
+        "母が大阪に住むことになりました"): that line takes it, in place of what it said
+        of the same kind (an age, a home, a school); other news is added to it."""
+        found = _person(clause, language, self.entries)
+        if found is None:
             return False
-        self.entries[holders[0]] = replace(entry, line=line)
+        index, who, said = found
+        slots = language.slots_of(said)
+        if not slots:
+            return False  # "Mira is at the station": a passing state, not news
+        entry = self.entries[index]
+        line = _fold_into(entry.line, who, clause, language.about_user(said), slots, language)
+        if line == entry.line or len(line) > 2 * 80:
+            return False
+        self.entries[index] = replace(entry, line=line)
         return True
+
+    def _retract(self, clause: str, language: Language) -> bool:
+        """A break-up or a fact that stopped being true ("Priya and I broke up", "I no
+        longer live in Leeds", "健太とは別れました") removes the line it ends."""
+        for pattern in language.rx_list("ended"):
+            match = pattern.fullmatch(clause)
+            who = match and tidy(match.group("who"))
+            if who and len(who) <= 40:
+                self._drop(lambda entry, who=who: _mentions(entry.line, who), "superseded")
+                return True
+        if not language.has("no_longer", clause):
+            return False
+        positive = tidy(language.rx("negators").sub(" ", clause))
+        facts = self._facts(positive, language, greeting=True)
+        if facts:
+            slots = {fact.slot: fact.value for fact in facts}
+            self._drop(lambda entry: entry.slot in slots and _mentions(entry.line, slots[entry.slot]),
+                       "superseded")
+        return True
+
+    def _extend_name(self, clause: str) -> bool:
+        """"I'm Tobias. Tobias Wren.": a full name right after the first name."""
+        words = clause.split()
+        if len(words) < 2 or not looks_like_name(clause, cased=True):
+            return False
+        for index, entry in enumerate(self.entries):
+            if entry.kind == "name" and entry.value == words[0] and entry.source is None:
+                self.entries[index] = replace(entry, line=_replace_word(entry.line, entry.value, clause),
+                                              value=clause)
+                return True
+        return False
 
     def _scoped(self, body: str, language: Language) -> None:
         """Keep a story-scoped statement as its own line when it is about someone or
@@ -482,7 +592,10 @@ class MemoryRewrite:
     def _add(self, fact: Fact, *, clause: str, explicit: bool, origin: int) -> None:
         language = LANGUAGES[fact.language]
         text = f"{clause}\n{fact.line}"
-        if _any_language("app", text) or _any_language("injection", text):
+        # An asked-for preference is worded about the user; "keep your answers short"
+        # speaks of the assistant's answers without being an opinion about Whizi.
+        about = fact.line if fact.kind == "preference" and explicit else text
+        if _any_language("app", about) or _any_language("injection", text):
             return
         if not explicit and (language.has("health", text) or language.has("money", text)):
             return
@@ -490,19 +603,46 @@ class MemoryRewrite:
             return  # a joke or an experiment, even when asked ("remember: always talk like a pirate")
         if fact.kind in ("like", "dislike", "preference") and language.has("passing", fact.value):
             return
+        if fact.kind == "diet" and language.has("meat", fact.value) and any(
+                language.has("vegetarian", entry.line) for entry in self.entries):
+            return  # "I don't eat meat" beside "Vegetarian": a line already implies it
         line = fact.line
+        if fact.kind == "family" and self._fold_relative(fact):
+            return
         if language.has("style", text):
             # A reply-style rule is kept only when explicitly asked for as a standing
-            # preference, and then labelled as one (never as a bare instruction).
+            # preference, and then worded as one (never as a bare instruction).
             if not (explicit and language.has("standing", text)):
                 return
-            if not _is_standing_label(line):
+            if fact.kind != "preference" and not _is_standing_label(line):
                 first = line[:1].lower() if language.script == "latin" else line[:1]
                 line = language.standing_label + first + line[1:]
             fact = replace(fact, slot="pref:" + line_key(line))
+        if fact.kind == "nickname" and any(entry.kind == "name" and _mentions(entry.line, fact.value)
+                                           for entry in self.entries):
+            return  # "Panggil Amin je" beside "Nama Amin": the name already says it
         if self.voice and not self._voice_ok(fact):
             return
         self._upsert(Entry(line=line, slot=fact.slot, kind=fact.kind, origin=origin, value=fact.value))
+        detailed = fact.kind in ("goal", "ongoing", "has")
+        self._detailed = (line_key(line), fact.kind, self._turn) if detailed else None
+
+    def _fold_relative(self, fact: Fact) -> bool:
+        """"My husband's name is Takuya" beside a saved "Married; husband works at
+        Sony": the detail joins the one saved line that names the relative, unless
+        that line is itself a fact of that kind about them."""
+        relative = fact.slot.split(":")[1]
+        holders = [i for i, entry in enumerate(self.entries)
+                   if entry.source is not None and _mentions(entry.line, relative)
+                   and not (entry.slot or "").startswith(f"rel:{relative}:")]
+        if len(holders) != 1:
+            return False
+        entry = self.entries[holders[0]]
+        if _mentions(entry.line, fact.value):
+            return True
+        line = fact.line[:1].lower() + fact.line[1:] if script_of(fact.line) == "latin" else fact.line
+        self.entries[holders[0]] = replace(entry, line=f"{entry.line}; {line}")
+        return True
 
     def _voice_ok(self, fact: Fact) -> bool:
         """Speech recognition mishears: a name must be clearly written, and a slot that
@@ -555,12 +695,84 @@ class MemoryRewrite:
 
 _QUESTION_PARTS = re.compile(r"\s*[—–;；]\s*|\s*[,，、]\s*")
 
-# A sentence about someone by name, with a verb that states something lasting.
-_KNOWN_SUBJECT = re.compile(
-    r"(?P<who>(?-i:[A-Z][\w'’-]+))\s+(?:just\s+|now\s+|also\s+|really\s+)?(?:turned|turns|is\s+(?=\d)"
-    r"|loves|likes|hates|lives\s+in|works\s+(?:as|at|for)|studies|plays|has\s+(?:an?|two|three|\d))\b",
-    re.IGNORECASE,
-)
+def _clauses(sentence: str, language: Language) -> list[str]:
+    """The language's clauses, with a request between commas made a clause of its own
+    ("I'm deaf in my left ear, keep that in mind")."""
+    clauses = []
+    for clause in language.clauses(sentence):
+        held: list[str] = []
+        for piece in re.split(r"(?<=,)\s+|(?<=[，、])\s*", clause):
+            if memory_request_in(piece) is None:
+                held.append(piece)
+                continue
+            clauses += [tidy(" ".join(held))] if held else []
+            clauses.append(tidy(piece))
+            held = []
+        clauses += [tidy(" ".join(held))] if held else []
+    return [clause for clause in clauses if clause]
+
+
+def _tails(text: str, script: str) -> list[str]:
+    """The ends of a phrase, longest first: words in spaced scripts, characters in
+    Chinese and Japanese (at least two)."""
+    if script in ("han", "kana"):
+        return [text[i:] for i in range(len(text) - 1)] or [text]
+    words = text.split()
+    return [" ".join(words[i:]) for i in range(len(words))]
+
+
+_PERSON_PARTICLES = re.compile(r"^(?:['’]s\b)?\s*(?:とは|は|が|も|って|이랑|랑|는|은|이|가|도|,|，)?\s*"
+                               r"(?:(?:just|now|also|finally|already|就|也|已经|もう)\s*)*", re.IGNORECASE)
+
+
+def _person(clause: str, language: Language, entries: list[Entry]) -> tuple[int, str, str] | None:
+    """Who a clause is about when exactly one saved line names them: (that line, the
+    name or relation word, what the clause says of them)."""
+    if language.script == "latin":
+        candidates = re.findall(r"^(?:(?:my|bé|con|anak|si)\s+)?((?-i:[A-Z][\w'’-]+))", clause)
+        candidates = [word for word in candidates if word not in ("I", "My")]
+    else:
+        candidates = [clause[:length] for length in (4, 3, 2) if len(clause) > length]
+    relation = language.relations and re.match(rf"(?:{language.possessive})?({language.relations})(?=\S)",
+                                               clause, language.flags)
+    if relation:
+        candidates.append(relation.group(1))
+    for who in candidates:
+        holders = [i for i, entry in enumerate(entries) if _mentions(entry.line, who)]
+        if relation and who == relation.group(1):
+            holders = [i for i in holders if re.match(rf"\W*(?:{language.possessive})?{re.escape(who)}",
+                                                      entries[i].line, language.flags)]
+        said = tidy(_PERSON_PARTICLES.sub("", clause[clause.find(who) + len(who):], count=1))
+        if len(holders) == 1 and said:
+            return holders[0], who, said
+    return None
+
+
+_DETAIL_JOINERS = {"han": "，", "kana": "、"}
+_PART = re.compile(r"(\s*[;；]\s*|,\s+|[，、]\s*)")
+_REPLACEABLE = frozenset({"home", "work", "study", "status", "age"})
+
+
+def _fold_into(line: str, who: str, clause: str, said: str, slots: set[str], language: Language) -> str:
+    """The line with the news in it: the part saying the same kind of thing is
+    replaced (an age only has its number changed); other news is added at the end."""
+    parts = _PART.split(line)
+    for i in range(0, len(parts), 2):
+        part = parts[i]
+        held = language.slots_of(part) & slots & _REPLACEABLE
+        if not held:
+            continue
+        if held == {"age"}:
+            number = re.search(r"\d+", said)
+            if number and re.search(r"\d+", part):
+                parts[i] = re.sub(r"\d+", number.group(), part, count=1)
+                return "".join(parts)
+            continue
+        head = re.match(rf"^.*?{re.escape(who)}(?:は|が|는|은|이|가)?\s*", part) if who in part else None
+        parts[i] = (head.group(0) if head else "") + said
+        return "".join(parts)
+    joiner = "; " if language.script == "latin" else language.joiner
+    return line + joiner + (clause if language.script == "latin" else said)
 
 
 def _mentions(line: str, word: str) -> bool:

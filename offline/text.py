@@ -30,7 +30,9 @@ _MALAY_WORDS = frozenset(
     matlamat pelajar belajar sedang juga lagi sini sana mana siapa bila kenapa mengapa
     bagaimana macam simpan dalam ingatan berwarna bermata mata sebenarnya cerita hai helo
     pagi petang malam kawan kucing hijau biru merah apakah adakah bolehkah negara bandar
-    rumah makan minum tahu tiada perlu cuaca esok semalam""".split()
+    rumah makan minum tahu tiada perlu cuaca esok semalam rambut hitam perang putih lah je kat dah nak
+    ni tu tengah sebab pindah bulan lepas dekat baru kahwin tunang anak cikgu sekolah kerana tapi
+    tetapi""".split()
 )
 _WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
 
@@ -130,53 +132,47 @@ def looks_garbled(text: str) -> bool:
     return bool(_GARBLED.search(text) or _NO_VOWEL_WORD.search(text))
 
 
-# Hesitations a recogniser writes out; dropped before a voice sentence is read.
+def own_words(text: str) -> str:
+    """The user's own words: a passage pasted after "…:" (an email, a newsletter) or a
+    long quotation is material to work on, never what the user says about themselves."""
+    if re.search(r"[<‹]/?\s*(?:existing_memory|conversation|memory|memory_to_compact)\b", text):
+        return ""  # the pass prompt's own markup: an attempt to speak as the prompt
+    pasted = re.search(r"[:：]\s*\n", text)
+    if pasted and text[pasted.end():].strip():
+        text = text[: pasted.start()]
+    return re.sub(r"[『「“\"][^』」”\"]{12,}[』」”\"]", " ", text)
+
+
+# Hesitations a recogniser writes out, with the pause marks around them.
 _FILLERS = re.compile(
-    r"(?<!\w)(?:uh+|um+|erm+|er|hmm+|ah+|ờ+|ừm+|呃|嗯|えーと|えっと|음+|어+)(?!\w)[,，、]?\s*", re.IGNORECASE)
+    r"[,，、]?\s*(?:(?<!\w)(?:uh+|um+|erm+|er|em|hmm+|ah+|ờ+|ừm+|呃|嗯|えーと|えっと|えー|음+|어+)(?!\w)"
+    r"|(?:あの|あ|その|まあ|그|저기|那个|就是)(?=\s*[、…,]))[,，、…]*\s*", re.IGNORECASE)
+# A word said twice across a pause ("I'm— I'm", "저는… 저는", "就…就").
+_REPEATED = re.compile(r"(?<![\w'’])([\w'’]+(?:\s+[\w'’]+)?)\s*(?:[—–]|…+|\.{2,}|,)?\s+\1(?![\w'’])",
+                       re.IGNORECASE)
+_REPEATED_CJK = re.compile(r"([\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]{1,4})\s*(?:…+|—+|、)\s*\1")
+_PAUSE = re.compile(r"\s*(?:…+|\.{3,}|—+|–)\s*")
 
 
-def without_fillers(text: str) -> str:
-    return re.sub(r"\s+", " ", _FILLERS.sub("", text)).strip()
-
-
-_ADVERBS = r"(?:always|never|usually|often|really|also|still|just|only|sometimes|mostly|generally)"
-
-
-def _third_person(verb: str) -> str:
-    lower = verb.lower()
-    irregular = {"have": "has", "do": "does", "go": "goes", "be": "is", "am": "is"}
-    if lower in irregular:
-        return irregular[lower]
-    if re.search(r"(?:s|sh|ch|x|z|o)$", lower):
-        return verb + "es"
-    if re.search(r"[^aeiou]y$", lower):
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
-_EN_SUBJECT = [
-    (re.compile(r"^I(?:'|’)m\b|^I am\b", re.IGNORECASE), "is"),
-    (re.compile(r"^I(?:'|’)ve\b|^I have\b", re.IGNORECASE), "has"),
-    (re.compile(r"^I(?:'|’)d\b|^I would\b", re.IGNORECASE), "would"),
-    (re.compile(r"^I(?:'|’)ll\b|^I will\b", re.IGNORECASE), "will"),
-    (re.compile(r"^I was\b", re.IGNORECASE), "was"),
-    (re.compile(r"^I (?:don(?:'|’)t|do not)\b", re.IGNORECASE), "doesn't"),
-    (re.compile(r"^I (?:can(?:'|’)t|cannot)\b", re.IGNORECASE), "can't"),
-    (re.compile(r"^I can\b", re.IGNORECASE), "can"),
-]
-_EN_VERB = re.compile(rf"^I\s+(?P<adv>{_ADVERBS}\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
-
-
-def english_about_user(text: str) -> str:
-    """Turn "I always want X" / "my sister's …" into a memory line: "Always wants X",
-    "Sister's …". Only the opening words change; the rest is the user's wording."""
-    text = tidy(text)
-    for pattern, replacement in _EN_SUBJECT:
-        if pattern.match(text):
-            return capitalise(pattern.sub(replacement, text, count=1))
-    match = _EN_VERB.match(text)
+def spoken(text: str, repair: str) -> str:
+    """A voice sentence as it was meant: hesitations and repeated words dropped, and a
+    self-repair ("看護師…じゃなくて、薬剤師", "Anna— sorry, Hannah") keeps only what was
+    said last. `repair` is the language's regex for the words between the two."""
+    text = _FILLERS.sub(" ", text)
+    previous = None
+    while previous != text:
+        previous = text
+        text = _REPEATED_CJK.sub(r"\1", _REPEATED.sub(r"\1", text))
+    match = repair and re.search(rf"(?<=\S)\s*(?:…+|—+|,|、)?\s*(?:{repair})[\s,，、…]*(?=\S)", text,
+                                 re.IGNORECASE)
     if match:
-        adverb = match.group("adv") or ""
-        return capitalise(f"{adverb}{_third_person(match.group('verb'))}{text[match.end():]}")
-    text = re.sub(r"^my\s+", "", text, flags=re.IGNORECASE)
-    return capitalise(text)
+        said, fixed = text[: match.start()], text[match.end():]
+        # The repaired word is the last one before the repair ("Anna", "看護師"); an
+        # article repeated after it goes with it ("a nurse— no, a paramedic").
+        words = re.split(r"(?<=[\s…—、])", said)
+        cut = len(words) - 1
+        if cut > 0 and words[cut - 1].strip().casefold() == fixed.split(" ")[0].casefold():
+            cut -= 1
+        text = "".join(words[:cut]) + fixed
+    spaced = script_of(text) == "latin" or bool(_HANGUL.search(text))
+    return re.sub(r"\s+", " ", _PAUSE.sub(" " if spaced else "", text)).strip(" ,，、")

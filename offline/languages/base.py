@@ -44,11 +44,13 @@ SLOTS = {
     "personal": "self:{attr}",  # age, birthday
     "speaks": "speaks",
     "goal": "goal:{value}",
+    "ongoing": "ongoing:{value}",
+    "household": "household",
 }
 
 # Kinds that say who the user is: compaction keeps them longest (DESIGN 2.5).
 IDENTITY_KINDS = frozenset({"name", "nickname", "family", "has", "status", "role", "workplace", "study",
-                            "home", "preference", "diet", "personal"})
+                            "home", "preference", "diet", "personal", "household"})
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,7 @@ class Fact:
 class Language:
     code: str
     script: str  # "latin", "han", "kana" or "hangul"
-    subject: str  # regex for {I}
+    subject: str  # regex for {I}: "I", "we", "tôi", "我们家" …
     possessive: str  # regex for {MY}
     rules: list[Rule]
     lead_in: str  # discourse words stripped from a clause's start ("actually", "hi")
@@ -89,7 +91,7 @@ class Language:
     injection: str  # text that tries to override instructions: never stored
     standing: str  # "always", "from now on": a standing preference
     temporary: str  # "today", "right now": a temporary state
-    joke: str  # a joke or an experiment
+    joke: str  # a joke or an experiment; laughter too ("lol", "笑")
     hypothetical: str  # "if …", "imagine …"
     question: str
     passing: str  # a liked "it"/"this": a passing opinion, not a durable taste
@@ -126,8 +128,41 @@ class Language:
     # "remember to …": an instruction or a task, not a fact; kept only as a standing
     # preference ("remember to always …"), never as a one-off ("don't forget to buy milk").
     instruction: str = ""
+    be: str = ""  # regex for {BE}: the verb of being after the subject ("am", "'re")
     # Relation words, for "lines about the same person" when compacting.
     relations: str = ""
+    # Time: `when` words say when, not what ("last month", "요즘", "hồi tháng trước") and
+    # are dropped before a clause is read; `temporary` above marks a passing state.
+    when: str = ""
+    # Retractions: `ended` names who or what a break-up or a quitting ends ("Priya and I
+    # broke up", "健太とは別れました"); `no_longer` marks a fact that stopped being true,
+    # read as the fact without its `negators` ("I no longer live in Leeds").
+    ended: list[str] = field(default_factory=list)
+    no_longer: str = ""
+    negators: str = ""
+    # Voice: what a self-repair puts between the wrong word and the right one ("no",
+    # "じゃなくて", "아니"), and what says a stretch was misheard ("it cut out", "電波").
+    repair: str = ""
+    noise: str = ""
+    # "just kidding": takes back the statement before it (laughter alone does not).
+    kidding: str = ""
+    # A detail that belongs to the fact just read: a name after "I have two kids"
+    # (`named`), a date after a goal or a plan (`dated`).
+    named: str = ""
+    dated: str = ""
+    # Where a value ends and an aside begins ("Denver, still unpacking").
+    aside: str = ""
+    # Discourse particles that carry no fact ("la", "nha", "á"), dropped before commas.
+    particles: str = ""
+    # "can you … ?": a question that asks for something rather than asks about it.
+    polite: str = ""
+    # Which fact about a person a predicate states: the slot a newer one replaces.
+    slots: dict[str, str] = field(default_factory=dict)
+    # An order to the assistant, as a preference of the user's ("Prefers short answers").
+    prefers: Callable[[str], str] | None = None
+    # Meat and fish: "I don't eat meat" adds nothing beside "Vegetarian".
+    meat: str = ""
+    vegetarian: str = ""
     flags: int = re.IGNORECASE
     extra: dict[str, str] = field(default_factory=dict)
 
@@ -137,6 +172,7 @@ class Language:
         possessive = f"(?:{self.possessive})" + ("?" if reading_line else "")
         return (pattern.replace("{MY}", possessive)
                 .replace("{I}", f"(?:{self.subject})")
+                .replace("{BE}", self.be)
                 .replace("{REL}", f"(?:{self.relations})"))
 
     def _compile_rules(self, *, reading_line: bool) -> list[tuple[Rule, re.Pattern[str]]]:
@@ -156,10 +192,11 @@ class Language:
 
     def rx(self, name: str) -> re.Pattern[str]:
         """One of the word-list regexes, compiled once."""
-        return _compiled(self.code, name, getattr(self, name), self.flags)
+        return _compiled(self.code, name, self._expand(getattr(self, name), reading_line=False), self.flags)
 
     def rx_list(self, name: str) -> list[re.Pattern[str]]:
-        return [_compiled(self.code, f"{name}{i}", p, self.flags) for i, p in enumerate(getattr(self, name))]
+        return [_compiled(self.code, f"{name}{i}", self._expand(p, reading_line=False), self.flags)
+                for i, p in enumerate(getattr(self, name))]
 
     def has(self, name: str, text: str) -> bool:
         pattern = getattr(self, name)
@@ -178,11 +215,18 @@ class Language:
         return clause
 
     def clauses(self, sentence: str) -> list[str]:
-        parts = self.rx("clause_split").split(sentence)
-        return [tidy(p) for p in parts if p and tidy(p)]
+        parts = [tidy(p) for p in self.rx("clause_split").split(sentence) if p and tidy(p)]
+        if len(parts) > 1 and re.fullmatch(r"(?-i:[A-Z][\w'’-]+)", parts[0]) and parts[1].startswith("I "):
+            # "Priya and I broke up": one clause with two subjects, not two clauses.
+            parts[:2] = [f"{parts[0]} and {parts[1]}"]
+        return parts
 
     def clean_value(self, value: str) -> str:
         value = tidy(value)
+        if self.aside:
+            # "Denver, still unpacking": a value ends where an aside begins ("Austin,
+            # Texas" and "public health, at Glasgow Caledonian" stay whole).
+            value = self.rx("aside").split(value)[0]
         if self.trailing:
             previous = None
             while previous != value:
@@ -214,6 +258,22 @@ class Language:
         value = match.groupdict().get("value") or ""
         return bool(self.not_names) and value[:1].isupper() and not self.rx("not_names").match(value)
 
+    def slots_of(self, text: str) -> set[str]:
+        """Which kinds of fact about a person a predicate states (home, work, study,
+        age, status; "like" and "has" are news that replaces nothing)."""
+        return {slot for slot, words in self.slots.items()
+                if _compiled(self.code, f"slot:{slot}", words, self.flags).search(text)}
+
+    def slot_of(self, text: str) -> str | None:
+        return next((slot for slot in self.slots if slot in self.slots_of(text)), None)
+
+    def strip_when(self, clause: str) -> str:
+        """The clause without its time words ("we moved to Denver last month")."""
+        if not self.when:
+            return clause
+        stripped = self.rx("when").sub(" " if self.script in ("latin", "hangul") else "", clause)
+        return tidy(re.sub(r"\s+([,，、])", r"\1", stripped))
+
     def _fact(self, rule: Rule, groups: dict[str, str]) -> Fact:
         groups = self.derive(groups)
         fields = _Fields(groups)
@@ -223,7 +283,8 @@ class Language:
             line, frame = capitalise(line), capitalise(frame)
         slot_fields = _Fields({k: _slot_word(v) for k, v in groups.items()})
         if rule.kind == "family" and "attr" not in groups:
-            slot_fields["attr"] = _slot_word(_family_attr(groups, self.script))
+            slot_fields["attr"] = self.slot_of(groups.get("value", "")) or _slot_word(
+                _family_attr(groups, self.script))
         slot = _render(SLOTS[rule.kind], slot_fields)
         return Fact(kind=rule.kind, slot=slot, line=line, value=groups["value"], frame=frame,
                     language=self.code)

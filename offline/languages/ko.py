@@ -18,6 +18,9 @@ JOBS = (
     r"|주부|사장|매니저|약사|경찰관|프로그래머|프리랜서|통역사|번역가|직장인"
 )
 
+# The endings of a 하다 verb: "일해요", "공부하고 있어요", "일하는데".
+HA = r"(?:해요|해|합니다|함|하고\s?있(?:어요|습니다|어|음|는데|고)|하는데|하고|하며)"
+
 RULES = [
     # Self-introduction: "제 이름은 김민준입니다" → "이름은 김민준".
     Rule("name", rf"(?:{{MY}})?이름은\s*{NAME}(?:이라고\s?합니다|라고\s?합니다|이라고\s?해요"
@@ -32,15 +35,16 @@ RULES = [
     Rule("home", r"(?:{I})?(?:지금은\s|현재\s)?(?P<value>.+?)에(?:서)?\s(?:살아요|살고\s있어요"
                  r"|살고\s있습니다|삽니다|살아|살고\s있어|살고\s있다|살고\s있음|살고요|살고\s있고요"
                  r"|삶)", "{value}에 살고 있음"),
-    Rule("home", r"(?:{I})?(?:.*?에서\s)?(?P<value>[^\s]+?)(?:으로|로)\s이사(?:했어요|했습니다|했어|왔어요"
-                 r"|왔습니다)",
+    Rule("home", r"(?:{I})?(?:.*?에서\s)?(?P<value>[^\s]+?)(?:으로|로)\s이사\s?(?:했어요|했습니다|했어|왔어요"
+                 r"|왔습니다|왔어|했는데|왔는데)",
          "{value}에 살고 있음"),
     Rule("origin", r"(?:{I})?(?P<value>.+?)\s출신" + END, "{value} 출신"),
     Rule("origin", r"(?:{I})?(?P<value>.+?)에서\s왔(?:어요|습니다|어)", "{value} 출신"),
     # Work and study.
-    Rule("workplace", r"(?:{I})?(?P<value>.+?)에서\s(?:(?P<as>\S+(?:으로|로))\s)?(?:일해요|일하고\s있어요"
-                      r"|일합니다|일해|근무해요|근무하고\s있어요|근무합니다|일하고\s있습니다|일함"
-                      r"|근무함)", "{value}에서 {as} 일함"),
+    Rule("workplace", r"(?:{I})?(?P<value>.+?)에서\s(?:(?P<as>.+?(?:으로|로))\s)?(?:일|근무)" + HA,
+         "{value}에서 {as} 일함"),
+    # "방송대에서 컴퓨터과학 공부하고 있어요": where, then what.
+    Rule("study", r"(?:{I})?(?P<value>.*?\S에서\s.+?)\s(?P<verb>전공|공부)" + HA, "{value} {verb}하고 있음"),
     Rule("role", r"(?:{MY})?직업은\s*(?P<value>.+?)" + END, "직업은 {value}"),
     Rule("study", r"(?:{I})?(?P<value>.*?(?:학생|대학생|대학원생|고등학생|중학생))" + END, "{value}"),
     Rule("role", rf"(?:{{I}})?(?P<value>\S*\s?(?:{JOBS}))" + END, "직업은 {value}"),
@@ -55,6 +59,8 @@ RULES = [
     Rule("has", rf"(?:{{I}})?(?P<value>(?P<rel>{RELATIONS})(?:가|이)\s(?:(?:한|두|세|네|\d+)\s?(?:명"
                 rf"|마리)\s)?"
                 r"있(?:어요|습니다|어|고요|음))", "{value}"),
+    # Something under way: "이직 준비 중이에요".
+    Rule("ongoing", r"(?:{I})?(?P<value>.+?\s?(?:준비|공사|리모델링|치료|구직|이직)\s?중)" + END, "{value}"),
     Rule("status", r"(?:{I})?(?P<value>결혼했(?:어요|습니다|어)|기혼|미혼|싱글|약혼했(?:어요|습니다)"
                    r"|결혼함)" + END,
          "{value}"),
@@ -84,23 +90,41 @@ RULES = [
 ]
 
 
+_MEMO = [(r"있(?:어요|습니다|어)$", "있음"), (r"없(?:어요|습니다|어)$", "없음"),
+         (r"했(?:어요|습니다|어)$", "했음"), (r"놨(?:어요|습니다|어)$", "놨음"),
+         (r"(?:해요|합니다)$", "함"), (r"(?:이에요|예요|입니다|이야)$", "")]
+
+
 def about_user(text: str) -> str:
+    """A statement as a memo line: no "저는", and the plain memo ending ("있음", "함")."""
     text = tidy(text)
-    text = re.sub(r"^(?:저는|나는|전|난|제가|내가)\s*", "", text)
-    return re.sub(r"^(?:제|내)\s+", "", text)
+    text = re.sub(r"^(?:저는|나는|전|난|제가|내가|저|나)\s+|^(?:저는|나는)", "", text)
+    text = re.sub(r"^(?:제|내)\s+", "", text)
+    for ending, memo in _MEMO:
+        text = re.sub(ending, memo, text)
+    return text
+
+
+def prefers(order: str) -> str:
+    """"앞으로 짧게 대답해 줘" → "짧게 대답해 주기를 원함"; a reported wish stays as it is."""
+    text = tidy(re.sub(r"앞으로|항상|언제나|지금부터", "", order))
+    if re.search(r"(?:달라|원함|싶어)$", text):
+        return ""
+    text = re.sub(r"\s?(?:줘요|줘|주세요)$", "", text)
+    return f"{text} 주기를 원함" if text else ""
 
 
 KOREAN = Language(
     code="ko",
     script="hangul",
-    subject=r"(?:저는|나는|전|난|제가|내가)\s*",
+    subject=r"(?:저는|나는|전|난|제가|내가|저희는|우리는)\s*|(?:저|나|저희|우리)\s+",
     possessive=r"(?:제|내|저의|나의|우리)\s*",
     relations=RELATIONS,
     rules=RULES,
     # Short lead-ins ("아", "음") need a separator after them, or "아이가" would lose its "아".
     lead_in=r"^(?:(?:사실은|실은|안녕하세요|처음\s뵙겠습니다|반갑습니다|반가워요|죄송해요"
             r"|정정할게요)[\s,，!.]*|(?:사실|안녕|그리고|아|음|저기|아니)[\s,，!.]+)",
-    clause_split=r"[;；]\s*|,\s*(?=(?:저는|나는|제|내|그거|이거)?\s*(?:기억|잊|외워|저장|간직))"
+    clause_split=r"[;；]\s*|(?:(?<=는데)|(?<=은데)|(?<=지만)|(?<=니까)|(?<=어서)|(?<=아서))\s+|,\s*(?=(?:저는|나는|제|내|그거|이거)?\s*(?:기억|잊|외워|저장|간직))"
                  r"|,\s*(?=(?:저는|나는|전|난|제가|내가|제|내)\s)",
     correcting=r"^(?:사실은|사실|실은|죄송해요|정정할게요|아니)",
     health=r"병|당뇨|알레르기|천식|우울증|불안장애|암\b|약을|약\s먹|진단|수술|임신|혈압|치료|체중|다이어트",
@@ -123,7 +147,7 @@ KOREAN = Language(
     story=r"이\s(?:이야기|스토리|버전|평행\s?세계|세계관|롤플레이|설정)에서(?:는)?|평행\s?(?:우주"
           r"|세계)(?:\s이야기)?에서(?:는)?",
     corrections=[
-        r"(?P<old>[^,\s]{1,10}?)(?:이|가)?\s아니(?:라|고)[,\s]*(?P<new>[^,\s]{1,10}?)(?:이에요|예요|입니다"
+        r"(?P<old>.{1,20}?)(?:이|가)?\s아니(?:라|고)[,\s]*(?P<new>.{1,20}?)(?:이에요|예요|입니다"
         r"|이야|야|이다|이요|요)?$",
         r"(?P<old>[^,\s]{1,10}?)\s말고\s(?P<new>[^,\s]{1,10}?)(?:이에요|예요|입니다|으로|로|요)?$",
     ],
@@ -135,6 +159,26 @@ KOREAN = Language(
     standing_label="지속적인 선호: ",
     about_user=about_user,
     trailing=r"(?:입니다|이에요|예요|이야|에요|요)$",
+    kidding=r"농담|장난",
+    when=r"요즘|최근에?|올해|작년에?|지난\s?(?:달|주|해)에?|이번\s?달에?|지금은?(?!부터)\s|현재"
+         r"|(?:\d+|한|두|세)\s?(?:년|달|개월)\s?(?:째|동안|전에?)",
+    ended=[r"(?P<who>[^\s,]+?)(?:이랑|랑|와|과|하고)\s?(?:\S+\s)?(?:헤어졌|이혼했|헤어짐).*",
+           r"(?P<who>[^\s,]+?)(?:을|를)?\s?(?:그만뒀|퇴사했|관뒀).*"],
+    repair=r"아니(?=[,\s])|잘못\s?말했",
+    noise=r"지지직|치직|소리가\s?이상|마이크|뭐라는\s?거|잘\s?안\s?들|잡음",
+    slots={
+        "home": r"살|이사|거주",
+        "work": r"일하|일해|취직|입사|근무|다니|회사",
+        "study": r"학교|대학|유치원|학년|졸업|학생|입학|공부",
+        "age": r"\d+\s?(?:살|세)",
+        "status": r"결혼|이혼|약혼|미혼|싱글|사귀",
+        "like": r"좋아|싫어",
+    },
+    prefers=prefers,
+    meat=r"고기|생선|해산물|닭|돼지",
+    vegetarian=r"채식|비건",
+    named=r"이름|라는",
+    dated=r"\d+\s?월|연말|내년|다음\s?달",
     replies={
         "notice": "저는 Whizi의 오프라인 모델입니다. 이 서버에는 채팅 모델이 설정되어 있지 않아서 질문에 답"
                   "하거나 "

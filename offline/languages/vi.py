@@ -36,7 +36,7 @@ RULES = [
     Rule("home", r"(?:nhà\s+(?:tôi|mình)|(?:tôi|mình)|nhà)\s+ở\s+(?P<value>[^\W\d_].*)", "Sống ở {value}",
          capital=True),
     Rule("home", r"(?:{I})?(?:đã\s+|vừa\s+|mới\s+)?(?:chuyển|dọn)\s+(?:nhà\s+)?(?:từ\s+.+?\s+)?(?:đến|tới"
-                 r"|về|vào|ra)\s+(?P<value>.+?)(?:\s+sống)?(?:\s+rồi)?", "Sống ở {value}"),
+                 r"|về|vào|vô|ra)\s+(?P<value>.+?)(?:\s+sống)?(?:\s+rồi)?", "Sống ở {value}"),
     Rule("origin", r"(?:{I})?(?:đến|tới)\s+từ\s+(?P<value>.+)", "Đến từ {value}"),
     Rule("origin", r"(?:{I})?(?:là\s+)?người\s+(?P<value>[^\W\d_].*)", "Là người {value}", capital=True),
     # Work and study.
@@ -48,6 +48,10 @@ RULES = [
                   r"|nghiên\s+cứu\s+sinh)\b.*)",
          "Là {value}"),
     Rule("role", rf"(?:{{I}})?(?:đang\s+)?làm\s+(?:nghề\s+)?(?P<value>(?:{JOBS})\b.*)", "Làm {value}"),
+    # "mình làm data analyst ở Grab": a job title in English, then where.
+    Rule("role", r"(?:{I})?(?:đang\s+)?làm\s+(?P<value>(?:[A-Za-z][\w&/-]*\s+){0,3}[A-Za-z][\w&/-]{2,}"
+                 r"\s+(?:ở|tại"
+                 r"|cho)\s+.+)", "Làm {value}"),
     Rule("role", rf"(?:{{I}})?(?:là\s+)(?:một\s+)?(?P<value>(?:{JOBS})\b.*)", "Là {value}"),
     Rule("study", r"(?:{I})?(?:đang\s+)?học\s+(?P<prep>ở|tại)\s+(?P<value>.+)", "Học {prep} {value}"),
     Rule("learning", r"(?:{I})?(?:đang\s+)?học\s+(?!được|xong|bài|hỏi)(?P<value>.+)", "Đang học {value}"),
@@ -60,7 +64,7 @@ RULES = [
     Rule("family", rf"(?P<rel>{RELATIONS})\s+{{MY}}(?P<value>(?P<verb>tên|là|sống|làm|học|thích|đang|có"
                    r"|sinh|ở|\S+)\b.*)", "{rel} {value}"),
     Rule("has", rf"(?:{{I}})?có\s+(?P<value>(?:một|hai|ba|bốn|năm|sáu|\d+)\s+(?:đứa\s+|người\s+"
-                rf"|bé\s+)?(?P<rel>{RELATIONS})\b.*)", "Có {value}"),
+                rf"|bé\s+)?(?P<rel>{RELATIONS}|nhỏ|nhóc)\b.*)", "Có {value}"),
     Rule("status", r"(?:{I})?(?P<value>(?:đã\s+)?(?:kết\s+hôn|lập\s+gia\s+đình|có\s+gia\s+đình|ly\s+hôn"
                    r"|độc\s+thân|đính\s+hôn)\b.*)", "{value}"),
     # Tastes: "X yêu thích của tôi là Y" before plain "thích".
@@ -80,6 +84,17 @@ RULES = [
 ]
 
 
+def prefers(order: str) -> str:
+    """"lúc nào cũng trả lời mình bằng tiếng Việt" → "Muốn được trả lời bằng tiếng Việt"."""
+    text = re.sub(r"\b(?:luôn\s+luôn|luôn|lúc\s+nào\s+cũng|từ\s+giờ(?:\s+trở\s+đi)?|từ\s+nay|từ\s+bây\s+giờ"
+                  r"|hãy"
+                  r"|nhé|nha|giùm|giúp)\b", " ", order, flags=re.IGNORECASE)
+    text = tidy(re.sub(r"\s+", " ", re.sub(rf"\b(?:cho\s+)?{ME}\b", " ", text, flags=re.IGNORECASE)))
+    if re.match(r"(?:trả\s+lời|phản\s+hồi|nói|viết|gọi|xưng)\b", text, re.IGNORECASE):
+        return f"Muốn được {text}"
+    return f"Muốn {text}" if text else ""
+
+
 def about_user(text: str) -> str:
     text = tidy(text)
     text = re.sub(r"^(?:rằng|là)\s+", "", text, flags=re.IGNORECASE)
@@ -90,13 +105,13 @@ def about_user(text: str) -> str:
 VIETNAMESE = Language(
     code="vi",
     script="latin",
-    subject=rf"{ME}\s+|người\s+dùng\s+",
+    subject=rf"(?:nhà\s+|bọn\s+|tụi\s+|chúng\s+)?{ME}\s+|chúng\s+tôi\s+|người\s+dùng\s+",
     possessive=rf"(?:của\s+)?{ME}\s+",
     relations=RELATIONS,
     rules=RULES,
-    lead_in=r"^(?:thật\s+ra|thực\s+ra|à\s+mà|à|ừ|ờ|ồ|ôi|chào\s+bạn|xin\s+chào|chào|nhân\s+tiện|mà|với\s+lại"
+    lead_in=r"^(?:thì|ủa|khoan|trời\s+ơi|thật\s+ra|thực\s+ra|à\s+mà|à|ừ|ờ|ồ|ôi|chào\s+bạn|xin\s+chào|chào|nhân\s+tiện|mà|với\s+lại"
             r"|còn|xin\s+lỗi|nhầm|sửa\s+lại|ok|vâng|dạ|hi|hello)\b[\s,.:!-]*",
-    clause_split=r"\s*;\s*|,?\s+(?:và|nhưng|còn)\s+(?=(?:tôi|mình|tớ|làm|sống|học|thích|ghét|đang|có)\b)"
+    clause_split=r"\s*;\s*|\s*[—–]\s*|\s+mà\s+(?=\S)|,?\s+(?:và|nhưng|còn)\s+(?=(?:tôi|mình|tớ|làm|sống|học|thích|ghét|đang|có)\b)"
                  r"|,\s*(?=(?:tôi|mình|tớ|(?:hãy\s+)?(?:nhớ|ghi\s+nhớ|đừng\s+quên|quên|lưu)|sống|làm|học"
                  r"|thích|ghét|có|đang|hiện)\b)",
     correcting=r"^(?:thật\s+ra|thực\s+ra|xin\s+lỗi|nhầm|sửa\s+lại|không)\b",
@@ -146,6 +161,32 @@ VIETNAMESE = Language(
     standing_label="Sở thích lâu dài: ",
     about_user=about_user,
     trailing=r"\s+(?:nhé|nha|nhá|ạ|đó|nữa|luôn|rồi)$",
+    kidding=r"\b(?:đùa(?:\s+thôi)?|giỡn)\b",
+    when=r"\b(?:hồi\s+)?(?:tháng|tuần|năm)\s+(?:trước|rồi|ngoái)\b|\bhôm\s+trước\b|\b(?:dạo|hồi)\s+này\b"
+         r"|\bgần\s+đây\b|\bhiện\s+(?:tại|giờ|nay)\b|\bnăm\s+nay\b|\bmới\s+đây\b"
+         r"|\b(?:được|đã)\s+(?:\d+|một|hai|ba|bốn|năm|mấy)\s+(?:năm|tháng|tuần)(?:\s+(?:rồi|nay))?",
+    ended=[rf"(?:{ME}\s+)?(?:với|và)\s+(?P<who>.+?)\s+(?:đã\s+)?(?:chia\s+tay|ly\s+hôn)\b.*",
+           rf"(?:{ME}\s+)?(?:đã\s+)?(?:chia\s+tay|ly\s+hôn)\s+(?:với\s+)?(?P<who>[^\W\d_].*?)(?:\s+rồi)?",
+           rf"(?:{ME}\s+)?(?:đã\s+)?(?:nghỉ\s+việc|nghỉ\s+làm)\s+(?:ở|tại)\s+(?P<who>.+?)(?:\s+rồi)?"],
+    no_longer=r"\bkhông\s+còn\b|\bnữa\b",
+    negators=r"\b(?:không\s+còn|không|nữa)\b",
+    repair=r"à\s+không|à\s+nhầm|ý\s+(?:mình|tôi)\s+là|nhầm",
+    noise=r"rè\s*rè|xẹt|nghe\s+không\s+rõ|không\s+nghe\s+rõ|gì\s+đó|mà\s+thôi|sóng\s+yếu|mất\s+sóng",
+    particles=r"á|nha|nhé|nhá|ạ|mà|đó|nè|hen|ha",
+    polite=r"^(?:bạn\s+)?(?:có\s+thể|làm\s+ơn)\s+",
+    slots={
+        "home": r"\b(?:sống|chuyển\s+(?:nhà|đến|tới|về|vào|vô|ra)|dọn\s+(?:nhà|đến|tới|về|vào|vô|ra))\b",
+        "work": r"\b(?:làm|đi\s+làm|công\s+ty|nghề)\b",
+        "study": r"\b(?:học|trường|lớp|mẫu\s+giáo|đại\s+học|tốt\s+nghiệp)\b",
+        "age": r"\b\d+\s+tuổi\b",
+        "status": r"\b(?:kết\s+hôn|cưới|ly\s+hôn|đính\s+hôn|độc\s+thân)\b",
+        "like": r"\b(?:thích|mê|ghét|yêu)\b",
+    },
+    prefers=prefers,
+    meat=r"\b(?:thịt|cá|hải\s+sản|gà|bò|heo|lợn)\b",
+    vegetarian=r"\bchay\b",
+    named=r"\btên\b",
+    dated=r"\btháng\s+\d+|\d+/\d+",
     replies={
         "notice": "Tôi là mô hình ngoại tuyến của Whizi: máy chủ này chưa cấu hình mô hình trò chuyện nào, "
                   "nên tôi không thể trả lời câu hỏi hay biết gì ngoài cuộc trò chuyện này.",

@@ -33,10 +33,12 @@ RULES = [
     Rule("workplace", r"(?:{I})?在(?P<value>.+?)(?:工作|上班|任职)", "在{value}工作"),
     Rule("role", r"(?:{MY})?(?:工作|职业)(?:是|：|:)\s*(?P<value>.+)", "工作是{value}"),
     Rule("role", r"(?:{I})?从事(?P<value>.+)", "从事{value}"),
+    Rule("role", r"(?:{I})?是(?:做|搞|干)(?P<value>.+?)的", "做{value}"),
     Rule("role", r"(?:{I})?在(?P<place>[^做当]+?)(?:做|当)(?P<value>.+)", "在{place}做{value}"),
     Rule("study", r"(?:{I})?是(?P<value>.{0,12}?(?:学生|研究生|大学生|博士生|留学生|中学生|高中生))",
          "是{value}"),
-    Rule("study", r"(?:{I})?在(?P<value>.+?)(?:上学|读书|念书|读大学|读研|留学)", "在{value}上学"),
+    Rule("study", r"(?:{I})?在(?P<value>.+?)(?P<verb>上学|读书|念书|读大学|读研|读博|留学|上大学)",
+         "在{value}{verb}"),
     Rule("role", rf"(?:{{I}})?(?:是|当)(?:一名|一个|一位|名|个)?(?P<value>{JOB})", "是{value}"),
     Rule("learning", r"(?:{I})?(?:正在|在)?学(?:习)?(?!到|会|了|生)(?P<value>.+)", "在学{value}"),
     Rule("diet", r"(?:{I})?(?:是)?(?P<value>素食者|吃素|纯素食者)", "{value}"),
@@ -56,6 +58,10 @@ RULES = [
          "{verb}{value}"),
     Rule("like", r"(?:{I})?(?:很|非常|特别|超|真的|也|超级)?(?P<verb>喜欢|爱|热爱|喜爱)(?P<value>.+)",
          "{verb}{value}"),
+    # Something under way: "我们在装修新房".
+    Rule("ongoing", r"(?:{I})?(?:正在|在|正)(?P<value>(?:装修|筹备|准备|备考|考研|找工作|找房|创业|申请|办"
+                    r"|攒钱).+)",
+         "在{value}"),
     # Goals.
     Rule("goal", r"{MY}(?P<g>目标|梦想|计划)(?:是|：|:)(?P<value>.+)", "{g}是{value}"),
     Rule("goal", r"(?:{I})?(?P<verb>想成为|想当|希望成为|打算|计划|准备|梦想成为)(?P<value>.+)",
@@ -63,6 +69,13 @@ RULES = [
     # "我是王小明" only after a greeting ("你好，我是王小明"), after the 是-rules above.
     Rule("name", rf"{{I}}是{NAME}", "名字是{value}", greeting=True, name=True),
 ]
+
+
+def prefers(order: str) -> str:
+    """"以后回答我都用简体中文" → "希望回答用简体中文"."""
+    text = re.sub(r"以后|从现在(?:开始|起)|今后|总是|一直|永远|每次|都|请|你|给我", "", order)
+    text = tidy(re.sub(r"(?<=[答复说写])我", "", text))
+    return f"希望{text}" if text else ""
 
 
 def about_user(text: str) -> str:
@@ -73,7 +86,7 @@ def about_user(text: str) -> str:
 CHINESE = Language(
     code="zh-hans",
     script="han",
-    subject=r"我",
+    subject=r"我们家|我家|我们|咱们|我",
     possessive=r"我的?",
     relations=RELATIONS,
     rules=RULES,
@@ -114,7 +127,29 @@ CHINESE = Language(
     standing_label="长期偏好：",
     joiner="、",
     about_user=about_user,
-    trailing=r"(?:了|的|哦|啊|呀|吧|呢)$",
+    trailing=r"(?:了|的|哦|啊|呀|吧|呢|啦|嘛|哈)$",
+    kidding=r"开玩笑|逗你|闹着玩",
+    when=r"上个?(?:月|星期|周|礼拜)|(?:去|前|今)年(?:年底|年初|底)?|最近|这几年|(?<!从)现在|目前"
+         r"|(?:快|已经|都)?(?:\d+|[一二两三四五六七八九十几半]+)(?:个)?(?:年|月|星期)(?:多)?了",
+    ended=[r"(?:我)?(?:和|跟|与)(?P<who>.+?)(?:已经)?(?:分手|离婚|分开)了?.*",
+           r"(?:我)?(?:已经)?(?:从)(?P<who>.+?)(?:辞职|离职)了?.*"],
+    no_longer=r"不再|已经不",
+    negators=r"不再|已经不|了$",
+    repair=r"不对|说错了|哦不",
+    noise=r"滋滋|嗞嗞|沙沙|信号|听不清|断了|卡了",
+    slots={
+        "home": r"住|搬|生活在",
+        "work": r"工作|上班|入职|工程师|做|当",
+        "study": r"学|幼儿园|小学|中学|初中|高中|大学|年级|毕业|读",
+        "age": r"\d+岁",
+        "status": r"结婚|离婚|订婚|单身|恋爱",
+        "like": r"喜欢|爱|讨厌",
+    },
+    prefers=prefers,
+    meat=r"肉|鱼|海鲜|鸡|牛|猪",
+    vegetarian=r"素",
+    named=r"叫|名字",
+    dated=r"\d+月|年底|年初|月底|下个月|明年",
     replies={
         "notice": "我是Whizi的离线模型：这台服务器没有配置聊天模型，所以我无法回答问题，也不知道这段对话以"
                   "外的任何事情。",
