@@ -386,8 +386,8 @@ class MemoryRewrite:
             # answers"), never as the order itself.
             line = language.prefers(clause) or line
             kind = "preference" if line != language.about_user(clause) else kind
-        elif language.script == "latin" and not about_user and not order:
-            return  # a fragment ("a few lines"), not a statement about the user
+        elif language.script == "latin" and not (about_user or order or language.has("be", clause)):
+            return  # a fragment ("a few lines"), not a statement
         if not line or len(line) > 200 or language.has("greeting", line) and len(line.split()) <= 2:
             return
         fact = Fact(kind=kind, slot=f"{kind}:" + line_key(line), line=line, value=line, frame=line,
@@ -465,7 +465,7 @@ class MemoryRewrite:
             index = found[0]
             line = _replace_word(self.entries[index].line, old_value, new_value)
             if more and not _mentions(line, more):
-                line += language.joiner + tidy(more)
+                line += _DETAIL_JOINERS.get(language.script, ", ") + tidy(more)
             fact = classify(line)
             self.entries[index] = replace(self.entries[index], line=line, slot=fact.slot if fact else None,
                                           kind=fact.kind if fact else None)
@@ -550,7 +550,7 @@ class MemoryRewrite:
         positive = tidy(language.rx("negators").sub(" ", clause))
         facts = self._facts(positive, language, greeting=True)
         if facts:
-            slots = {fact.slot: fact.value for fact in facts}
+            slots = {fact.slot: re.split(r"[,，、]", fact.value)[0] for fact in facts}
             self._drop(lambda entry: entry.slot in slots and _mentions(entry.line, slots[entry.slot]),
                        "superseded")
         return True

@@ -72,7 +72,8 @@ def script_of(text: str) -> str:
 
 # A sentence ends at . ! ? (followed by a space or the end) or at CJK full stops; a dot
 # inside a word or number ("whizi.app", "12.5") does not end it.
-_SENTENCE = re.compile(r"(?:[^.!?。！？\n]|[.](?=[\w\d]))+[.!?。！？]*|[.!?。！？]+")
+_SENTENCE = re.compile(r"(?:[^.!?。！？\n\U0001F300-\U0001FAFF\u2600-\u27BF]|[.](?=[\w\d]))+"
+                       r"[.!?。！？\U0001F300-\U0001FAFF\u2600-\u27BF]*|[.!?。！？]+")
 
 
 def split_sentences(text: str) -> list[str]:
@@ -80,7 +81,7 @@ def split_sentences(text: str) -> list[str]:
 
 
 _TRAILING_MARKS = re.compile(r"[\s.,;:!。，、！~…\"'“”‘’»)\]）」』]+$")
-_LEADING_MARKS = re.compile(r"^[\s,;:\-–—\"'“”‘’«(\[（「『]+")
+_LEADING_MARKS = re.compile(r"^[\s,;:\-–—\"'“”‘’«(\[（「『、，]+")
 
 
 def tidy(text: str) -> str:
@@ -154,11 +155,21 @@ _REPEATED_CJK = re.compile(r"([\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]{1,4})\s*
 _PAUSE = re.compile(r"\s*(?:…+|\.{3,}|—+|–)\s*")
 
 
+def _unfilled(match: re.Match[str]) -> str:
+    """"á, ờ, ở quận": a hesitation between two commas leaves one comma, unless the
+    word before it needs what follows ("a sous chef at, um, a hotel")."""
+    said, before = match.group(0), match.string[: match.start()]
+    between = re.match(r"\s*[,，、]", said) and re.search(r"[,，、]\s*$", said)
+    bound = re.search(r"\b(?:at|in|on|to|for|with|of|from|a|an|the|and|kat|di|ke|dari|ở|tại|của|và)$", before,
+                      re.IGNORECASE)
+    return ", " if between and not bound else " "
+
+
 def spoken(text: str, repair: str) -> str:
     """A voice sentence as it was meant: hesitations and repeated words dropped, and a
     self-repair ("看護師…じゃなくて、薬剤師", "Anna— sorry, Hannah") keeps only what was
     said last. `repair` is the language's regex for the words between the two."""
-    text = _FILLERS.sub(" ", text)
+    text = _FILLERS.sub(_unfilled, text)
     previous = None
     while previous != text:
         previous = text
@@ -175,4 +186,4 @@ def spoken(text: str, repair: str) -> str:
             cut -= 1
         text = "".join(words[:cut]) + fixed
     spaced = script_of(text) == "latin" or bool(_HANGUL.search(text))
-    return re.sub(r"\s+", " ", _PAUSE.sub(" " if spaced else "", text)).strip(" ,，、")
+    return re.sub(r"\s+", " ", _PAUSE.sub(" " if spaced else "、", text)).strip(" ,，、")

@@ -216,13 +216,14 @@ class Language:
 
     def clauses(self, sentence: str) -> list[str]:
         parts = [tidy(p) for p in self.rx("clause_split").split(sentence) if p and tidy(p)]
-        if len(parts) > 1 and re.fullmatch(r"(?-i:[A-Z][\w'’-]+)", parts[0]) and parts[1].startswith("I "):
-            # "Priya and I broke up": one clause with two subjects, not two clauses.
-            parts[:2] = [f"{parts[0]} and {parts[1]}"]
+        for i in range(len(parts) - 2, -1, -1):
+            if re.fullmatch(r"(?-i:[A-Z][\w'’-]+)", parts[i]) and parts[i + 1].startswith("I "):
+                # "Priya and I broke up": one clause with two subjects, not two clauses.
+                parts[i:i + 2] = [f"{parts[i]} and {parts[i + 1]}"]
         return parts
 
     def clean_value(self, value: str) -> str:
-        value = tidy(value)
+        value = re.sub(r"^(.+?)(?:\s*[,，、]\s*\1)+$", r"\1", tidy(value))  # "Đà Lạt, Đà Lạt"
         if self.aside:
             # "Denver, still unpacking": a value ends where an aside begins ("Austin,
             # Texas" and "public health, at Glasgow Caledonian" stay whole).
@@ -247,8 +248,8 @@ class Language:
             value = groups.get("value", "")
             if not value or len(value) > 80:
                 continue
-            if rule.name and not looks_like_name(value, cased=rule.capital):
-                continue
+            if rule.name and (not looks_like_name(value, cased=rule.capital) or self.has("health", value)):
+                continue  # "私、卵アレルギーなんです" names an allergy, not a person
             if rule.capital and not value[:1].isupper():
                 continue
             return [self._fact(rule, groups)]

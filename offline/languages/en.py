@@ -230,7 +230,7 @@ def derive(groups: dict[str, str]) -> dict[str, str]:
 ENGLISH = Language(
     code="en",
     script="latin",
-    be=r"(?:am|'m|’m|is|are|'re|’re)",
+    be=r"(?:\b(?:am|is|are)\b|['’](?:m|re)\b)",
     subject=r"I\s+|we\s+|the\s+user\s+|user\s+|I(?=['’])|we(?=['’])",
     possessive=r"(?:my|the\s+user's|user's|the\s+user’s|user’s)\s+",
     relations=RELATIONS,
@@ -240,7 +240,7 @@ ENGLISH = Language(
             r"|good\s+(?:morning|afternoon|evening)|anyway|fun\s+fact|(?:quick\s+)?update)\b[\s,.:!-]*",
     clause_split=r"\s*;\s*|,\s+(?:so|because|since|which|as)\s+|,?\s+but\s+|,?\s+(?:and|so)\s+(?=(?:also\s+)?(?:I\b"
                  r"|we\b|I['’]m\b|I['’]ve\b|my\b|work|works|live|lives|study|love|like|enjoy|hate|have"
-                 r"|am)\b)|,\s*(?=(?:I\b|I['’]m\b|I['’]ve\b|my\b|(?:please\s+)?(?:remember"
+                 r"|am)\b)|\s+[—–]\s+|,\s*(?=(?:I\b|I['’]m\b|I['’]ve\b|we\b|my\b|(?:please\s+)?(?:remember"
                  r"|don['’]t\s+forget|note|keep\s+in\s+mind|forget)\b))",
     correcting=r"^(?:actually|sorry|i\s+mean|correction|wait|oops|no)\b",
     health=r"\b(?:diabet\w*|allerg\w*|asthma|depress\w*|anxiety|cancer|medicat\w*|medicine|pills?"

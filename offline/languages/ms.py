@@ -45,7 +45,7 @@ RULES = [
          "Bekerja {prep} {value}"),
     Rule("role", r"pekerjaan\s+{MY}(?:ialah\s+|adalah\s+|:\s*)?(?P<value>.+)", "Pekerjaan: {value}"),
     Rule("role", r"(?:{I})?(?:ialah\s+|adalah\s+)?(?:seorang|seorg)\s+(?P<value>.+)", "Seorang {value}"),
-    Rule("role", rf"(?:{{I}})?(?:ialah\s+|adalah\s+)?(?P<value>(?:{JOBS})\b.*)", "{value}", capital=False),
+    Rule("role", rf"(?:{{I}})?(?:ialah\s+|adalah\s+)?(?P<value>(?:{JOBS})\b.*)", "Seorang {value}"),
     Rule("role", r"(?:{I})?(?:sedang\s+|tengah\s+)?(?:buat|jalankan|ada|menjalankan)\s+(?P<value>(?:bisnes"
                  r"|perniagaan"
                  r"|business|kedai)\b.+)", "Buat {value}"),
@@ -109,14 +109,15 @@ def about_user(text: str) -> str:
 MALAY = Language(
     code="ms",
     script="latin",
+    be=r"\b(?:ialah|adalah|ada|sedang|tengah)\b",
     subject=rf"(?:{ME}|kami|kita)\s+",
     possessive=rf"{ME}\s*",
     relations=RELATIONS,
     rules=RULES,
     lead_in=r"^(?:sebenarnya|sebetulnya|hai|helo|hello|salam|assalamualaikum|oh|ok|okey|baiklah|maaf|eh"
-            r"|jadi|dan|juga|btw|selamat\s+(?:pagi|petang|malam|tengah\s+hari))\b[\s,.:!-]*",
+            r"|jadi|dan|juga|btw|update(?:\s+sikit)?|selamat\s+(?:pagi|petang|malam|tengah\s+hari))\b[\s,.:!-]*",
     clause_split=r"\s*;\s*|\s*[—–]\s*|,?\s+(?:tetapi|tapi|sebab|kerana)\s+|,?\s+dan\s+(?=(?:saya|aku)\b)"
-                 r"|,\s*(?=(?:saya|aku|(?:tolong\s+)?(?:ingat|jangan\s+lupa|simpan|lupakan|panggil)|tinggal|bekerja"
+                 r"|,\s*(?=(?:saya|aku|orang|(?:tolong\s+)?(?:ingat|jangan\s+lupa|simpan|lupakan|panggil)|tinggal|bekerja"
                  r"|suka|sekarang)\b)",
     correcting=r"^(?:sebenarnya|sebetulnya|maaf|eh|tidak|bukan)\b",
     health=r"\b(?:penyakit|sakit|kencing\s+manis|diabetes|alahan|alergi|asma|lelah|kemurungan|kebimbangan"

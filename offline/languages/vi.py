@@ -105,6 +105,7 @@ def about_user(text: str) -> str:
 VIETNAMESE = Language(
     code="vi",
     script="latin",
+    be=r"\b(?:là|có|đang|bị|được)\b",
     subject=rf"(?:nhà\s+|bọn\s+|tụi\s+|chúng\s+)?{ME}\s+|chúng\s+tôi\s+|người\s+dùng\s+",
     possessive=rf"(?:của\s+)?{ME}\s+",
     relations=RELATIONS,
