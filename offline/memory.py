@@ -379,13 +379,16 @@ class MemoryRewrite:
                 self._add(fact, clause=clause, explicit=True, origin=origin)
             return
         kind, line = "note", language.about_user(clause)
-        about_user = re.match(rf"(?:{language.subject}|{language.possessive})", clause, language.flags)
+        about_user = re.match(rf"(?:{language.subject})", clause, language.flags)
         order = not about_user and (language.has("directive", clause) or language.has("style", clause))
-        if order and language.prefers and language.has("standing", clause):
-            # An order to the assistant is kept as a fact about the user ("Prefers short
-            # answers"), never as the order itself.
-            line = language.prefers(clause) or line
-            kind = "preference" if line != language.about_user(clause) else kind
+        if order:
+            # An order to the assistant is kept only as a standing preference, worded as
+            # a fact about the user ("Prefers short answers"), never as the order itself.
+            preference = language.prefers(clause) if language.prefers and language.has("standing", clause) else ""
+            if preference:
+                kind, line = "preference", preference
+            elif not language.has("style", clause):
+                return
         elif language.script == "latin" and not (about_user or order or language.has("be", clause)):
             return  # a fragment ("a few lines"), not a statement
         if not line or len(line) > 200 or language.has("greeting", line) and len(line.split()) <= 2:
@@ -697,19 +700,25 @@ _QUESTION_PARTS = re.compile(r"\s*[—–;；]\s*|\s*[,，、]\s*")
 
 def _clauses(sentence: str, language: Language) -> list[str]:
     """The language's clauses, with a request between commas made a clause of its own
-    ("I'm deaf in my left ear, keep that in mind")."""
+    ("I'm deaf in my left ear, keep that in mind"); what follows a request that names
+    its content belongs to it ("记一下：我每个月房贷8500，15号扣款")."""
     clauses = []
     for clause in language.clauses(sentence):
+        pieces = re.split(r"(?<=,)\s+|(?<=[，、])\s*", clause)
         held: list[str] = []
-        for piece in re.split(r"(?<=,)\s+|(?<=[，、])\s*", clause):
-            if memory_request_in(piece) is None:
+        for index, piece in enumerate(pieces):
+            found = memory_request_in(piece)
+            if found is None:
                 held.append(piece)
                 continue
-            clauses += [tidy(" ".join(held))] if held else []
-            clauses.append(tidy(piece))
+            clauses += [" ".join(held)] if held else []
             held = []
-        clauses += [tidy(" ".join(held))] if held else []
-    return [clause for clause in clauses if clause]
+            if found.content:
+                clauses.append(" ".join(pieces[index:]))
+                break
+            clauses.append(piece)
+        clauses += [" ".join(held)] if held else []
+    return [tidy(clause) for clause in clauses if tidy(clause)]
 
 
 def _tails(text: str, script: str) -> list[str]:

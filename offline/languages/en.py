@@ -61,7 +61,7 @@ RULES = [
                  r"|am based|'m based|’m based|is based|reside|resides)\s+in\s+(?P<value>.+)",
          "Lives in {value}"),
     Rule("home", r"(?:{I})?(?:(?:just|recently|finally|also)\s+)*(?:moved|have moved|'ve moved|’ve moved"
-                 r"|relocated)\s+(?:from\s+.+?\s+)?to\s+(?P<value>.+?)(?:\s+from\s+.+)?",
+                 r"|relocated)\s+(?:from\s+.+?\s+)?to\s+(?P<value>.+?)(?:\s+from\s+.+)?(?:\s+(?:in|on)\s+(?-i:[A-Z])\w+)?",
          "Lives in {value}"),
     Rule("origin", r"(?:{I})?(?:am|'m|’m|is|come|comes|originally come|grew up|was born and raised|was born"
                    r"|am originally|'m originally|’m originally)\s+(?:from|in)\s+(?P<value>.+)",
@@ -240,7 +240,7 @@ ENGLISH = Language(
             r"|good\s+(?:morning|afternoon|evening)|anyway|fun\s+fact|(?:quick\s+)?update)\b[\s,.:!-]*",
     clause_split=r"\s*;\s*|,\s+(?:so|because|since|which|as)\s+|,?\s+but\s+|,?\s+(?:and|so)\s+(?=(?:also\s+)?(?:I\b"
                  r"|we\b|I['’]m\b|I['’]ve\b|my\b|work|works|live|lives|study|love|like|enjoy|hate|have"
-                 r"|am)\b)|\s+[—–]\s+|,\s*(?=(?:I\b|I['’]m\b|I['’]ve\b|we\b|my\b|(?:please\s+)?(?:remember"
+                 r"|am|honestly|it|it['’]s|there)\b)|\s+[—–]\s+|,\s*(?=(?:I\b|I['’]m\b|I['’]ve\b|we\b|my\b|(?:please\s+)?(?:remember"
                  r"|don['’]t\s+forget|note|keep\s+in\s+mind|forget)\b))",
     correcting=r"^(?:actually|sorry|i\s+mean|correction|wait|oops|no)\b",
     health=r"\b(?:diabet\w*|allerg\w*|asthma|depress\w*|anxiety|cancer|medicat\w*|medicine|pills?"
@@ -354,9 +354,7 @@ ENGLISH = Language(
     derive=derive,
     trailing=r",?\s+(?:too|as\s+well|now|btw|lol|haha|though|by\s+the\s+way|anymore|actually|last\s+(?:year"
              r"|month|week)|this\s+year|recently|a\s+while\s+ago|(?:a\s+few\s+|\d+\s+|two\s+"
-             r"|three\s+)?(?:years?|months?|weeks?)\s+ago|in\s+(?:january|february|march|april|may|june|july"
-             r"|august|september|october|november|december)|on\s+(?:monday|tuesday|wednesday|thursday|friday"
-             r"|saturday|sunday))$",
+             r"|three\s+)?(?:years?|months?|weeks?)\s+ago)$",
     replies={
         "notice": "I'm Whizi's offline model: no chat model is configured on this server, so I can't "
                   "answer questions or know anything beyond this conversation.",

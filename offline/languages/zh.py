@@ -79,8 +79,8 @@ def prefers(order: str) -> str:
 
 
 def about_user(text: str) -> str:
-    text = tidy(text)
-    return re.sub(r"^(?:我的|我)(?=.)", "", text)
+    text = re.sub(r"(?:啦|呀|哦|呢|吧|嘛)$", "", tidy(text))
+    return re.sub(r"^(?:我们家|我家|我们|我的|我)(?=.)", "", text)
 
 
 CHINESE = Language(
@@ -100,7 +100,7 @@ CHINESE = Language(
     app=r"whizi|这个应用|这个app|应用程序|聊天机器人|机器人|助手|界面|模型|功能|你的回答|你的回复|chatgpt"
         r"|gpt|claude",
     style=r"回答|回复|答复|说话|格式|项目符号|要点|语气|海盗|表情符号|用.{1,6}(?:语|文)(?:说|回)",
-    directive=r"^(?:总是|永远|以后|从现在(?:开始|起)|用|请|回答|回复|不要|你要|你必须)",
+    directive=r"^(?:总是|永远|以后|从现在(?:开始|起)|用|请|回答|回复|不要|别|你要|你必须)",
     asked=r"^(?:问过|曾经问|询问过)",
     colours=r"红色|橙色|黄色|绿色|蓝色|紫色|粉色|棕色|黑色|白色|灰色|红|橙|黄|绿|蓝|紫|棕|黑|白|灰",
     injection=r"(?:忽略|无视|忘记).{0,10}(?:指令|指示|规则|提示)|你现在是|扮演|系统提示|越狱|开发者模式"
