@@ -384,7 +384,8 @@ class MemoryRewrite:
         if order:
             # An order to the assistant is kept only as a standing preference, worded as
             # a fact about the user ("Prefers short answers"), never as the order itself.
-            preference = language.prefers(clause) if language.prefers and language.has("standing", clause) else ""
+            standing = language.prefers and language.has("standing", clause)
+            preference = language.prefers(clause) if standing else ""
             if preference:
                 kind, line = "preference", preference
             elif not language.has("style", clause):

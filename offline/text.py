@@ -160,7 +160,8 @@ def _unfilled(match: re.Match[str]) -> str:
     word before it needs what follows ("a sous chef at, um, a hotel")."""
     said, before = match.group(0), match.string[: match.start()]
     between = re.match(r"\s*[,，、]", said) and re.search(r"[,，、]\s*$", said)
-    bound = re.search(r"(?:\b(?:at|in|on|to|for|with|of|from|a|an|the|and|kat|di|ke|dari|ở|tại|của|và)|[のをにへとで])$",
+    bound = re.search(r"(?:\b(?:at|in|on|to|for|with|of|from|a|an|the|and|kat|di|ke|dari|ở|tại|của|và)"
+                      r"|[のをにへとで])$",
                       before.rstrip(), re.IGNORECASE)
     return (said.strip()[0] + (" " if said.strip()[0] == "," else "")) if between and not bound else " "
 

@@ -107,7 +107,8 @@ def about_user(text: str) -> str:
     text = re.sub(r"(?:ので|から|けど|し)$", "", text)
     text = re.sub(r"(?:なんです|なの|なんだ)$", "", text)
     # The plain form reads as a note: "停めています" → "停めている", "医者です" → "医者".
-    for polite, plain in (("ています", "ている"), ("りました", "った"), ("いました", "った"), ("ちました", "った"),
+    for polite, plain in (("ています", "ている"), ("りました", "った"), ("いました", "った"),
+                          ("ちました", "った"),
                           ("きました", "いた"), ("みました", "んだ"), ("びました", "んだ"), ("ました", "た"),
                           ("です", ""), ("でした", "だった")):
         if text.endswith(polite) and len(text) > len(polite):
