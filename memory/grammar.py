@@ -102,8 +102,8 @@ ENGLISH = _Words(
     everything=r"(?:everything|all|all of it|everything about me|all about me|everything you know"
                r"(?: about me)?|all my data|anything about me)",
     topic=r"^(?:(?:everything|anything|all|what i said|the (?:fact|part|bit)) (?:about|that|on)|about)\s+",
-    tail=r"(?:\s+(?:please|for me|ok|okay|thanks|thank you|for later|for next time|too|as well|down"
-         r"|at all|yeah|right))+$"
+    tail=r"(?:(?:^|\s+)(?:please|for me|ok|okay|thanks|thank you|for later|for next time|too|as well|down"
+         r"|at all|yeah|right|from now on|going forward|in future|for the future))+$"
          r"|\s+(?:so|because|since|as|for|in case)\b.*$",
     asks=r"^(?:\w+\s+)*?(?:can|could|would|will) you\b",
     complement=r"^(?:that|this)\s*[:,]?\s+|^:\s*",

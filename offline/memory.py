@@ -153,8 +153,9 @@ class MemoryRewrite:
         # comes next ("next"), then at the rest of that sentence ("sentence").
         self._asking: str | None = None
         self._asked_before: _Statement | None = None
-        # The line a following name or date belongs to: (its key, its kind, the turn).
-        self._detailed: tuple[str, str, int] | None = None
+        # The line a following name or date belongs to: (its key, its kind, the sentence).
+        self._detailed: tuple[str, str, tuple[int, int]] | None = None
+        self._sentence = (0, 0)  # (turn, sentence) being read
 
     # -- the whole pass ---------------------------------------------------------------
 
@@ -165,7 +166,8 @@ class MemoryRewrite:
             text = re.sub(r"…+\s+", "…\n", text)  # "born 03/11/2021… pls remember": a new thought
         turn_language = language_for(text)
         greeting = False
-        for sentence in split_sentences(text):
+        for index, sentence in enumerate(split_sentences(text)):
+            self._sentence = (self._turn, index)
             language = self._language(sentence, turn_language)
             if language.has("greeting", spoken(sentence, "") if self.voice else sentence):
                 greeting = True
@@ -295,7 +297,7 @@ class MemoryRewrite:
             if language.has("kidding", clause) and not self._facts(clause, language, greeting):
                 self._undo_last()
             return
-        temporary = language.has("temporary", clause)
+        temporary = language.momentary(clause)
         clause = language.strip_when(clause)
         if not clause:
             return
@@ -306,6 +308,9 @@ class MemoryRewrite:
             return
         if temporary or self._retract(clause, language) or self._extend_name(clause):
             return
+        if self._detailed and self._detailed[1] in ("has", "family") and self._detailed[2] == self._sentence \
+                and not re.match(language.subject, clause, language.flags) and self._detail(clause, language):
+            return  # "我儿子今年5岁，叫豆豆，特别喜欢恐龙": still about the son
         facts = self._facts(clause, language, greeting)
         for fact in facts:
             self._add(fact, clause=clause, explicit=False, origin=statement.id)
@@ -506,10 +511,11 @@ class MemoryRewrite:
         """A name right after "I have two kids" ("đứa lớn tên Bông"), a date right after
         a goal or a plan ("10월 춘천 대회 신청해놨어요"): that line takes it."""
         target, self._detailed = self._detailed, None
-        if target is None or target[2] != self._turn:
+        if target is None or target[2][0] != self._turn:
             return False
         key, kind, _turn = target
-        if not language.has("named" if kind == "has" else "dated", clause):
+        about_relative = kind in ("has", "family") and (language.has("named", clause) or language.slots_of(clause))
+        if not (about_relative or kind in ("goal", "ongoing") and language.has("dated", clause)):
             return False
         for index, entry in enumerate(self.entries):
             if line_key(entry.line) == key:
@@ -518,7 +524,7 @@ class MemoryRewrite:
                     detail = detail[:1].lower() + detail[1:]
                 line = entry.line + _DETAIL_JOINERS.get(language.script, ", ") + detail
                 self.entries[index] = replace(entry, line=line)
-                self._detailed = (line_key(line), kind, self._turn)
+                self._detailed = (line_key(line), kind, target[2])
                 return True
         return False
 
@@ -628,8 +634,8 @@ class MemoryRewrite:
         if self.voice and not self._voice_ok(fact):
             return
         self._upsert(Entry(line=line, slot=fact.slot, kind=fact.kind, origin=origin, value=fact.value))
-        detailed = fact.kind in ("goal", "ongoing", "has")
-        self._detailed = (line_key(line), fact.kind, self._turn) if detailed else None
+        detailed = fact.kind in ("goal", "ongoing", "has", "family")
+        self._detailed = (line_key(line), fact.kind, self._sentence) if detailed else None
 
     def _fold_relative(self, fact: Fact) -> bool:
         """"My husband's name is Takuya" beside a saved "Married; husband works at

@@ -163,7 +163,9 @@ def _unfilled(match: re.Match[str]) -> str:
     bound = re.search(r"(?:\b(?:at|in|on|to|for|with|of|from|a|an|the|and|kat|di|ke|dari|ở|tại|của|và)"
                       r"|[のをにへとで])$",
                       before.rstrip(), re.IGNORECASE)
-    return (said.strip()[0] + (" " if said.strip()[0] == "," else "")) if between and not bound else " "
+    if between and not bound:
+        return said.strip()[0] + (" " if said.strip()[0] == "," else "")
+    return " " if re.search(r"[\w'’][\s,，、…]*$", before, re.ASCII) or _HANGUL.search(before[-1:]) else ""
 
 
 def spoken(text: str, repair: str) -> str:

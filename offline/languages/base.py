@@ -134,6 +134,8 @@ class Language:
     # Time: `when` words say when, not what ("last month", "요즘", "hồi tháng trước") and
     # are dropped before a clause is read; `temporary` above marks a passing state.
     when: str = ""
+    # Verbs of change: a time word dates them rather than making them temporary.
+    change: str = ""
     # Retractions: `ended` names who or what a break-up or a quitting ends ("Priya and I
     # broke up", "健太とは別れました"); `no_longer` marks a fact that stopped being true,
     # read as the fact without its `negators` ("I no longer live in Leeds").
@@ -268,12 +270,18 @@ class Language:
     def slot_of(self, text: str) -> str | None:
         return next((slot for slot in self.slots if slot in self.slots_of(text)), None)
 
+    def momentary(self, clause: str) -> bool:
+        """A temporary state ("I'm tired today"); a change dated by the same words is
+        not one ("Theo started nursery this week", "Bin vừa tròn 6 tuổi hôm qua")."""
+        return self.has("temporary", clause) and not self.has("change", clause)
+
     def strip_when(self, clause: str) -> str:
-        """The clause without its time words ("we moved to Denver last month")."""
-        if not self.when:
-            return clause
-        stripped = self.rx("when").sub(" " if self.script in ("latin", "hangul") else "", clause)
-        return tidy(re.sub(r"\s+([,，、])", r"\1", stripped))
+        """The clause without its time words ("we moved to Denver last month"), and
+        without those that date a change."""
+        for name in ("when", "temporary") if self.has("change", clause) else ("when",):
+            if getattr(self, name):
+                clause = self.rx(name).sub(" " if self.script in ("latin", "hangul") else "", clause)
+        return tidy(re.sub(r"\s+([,，、])", r"\1", clause))
 
     def _fact(self, rule: Rule, groups: dict[str, str]) -> Fact:
         groups = self.derive(groups)

@@ -63,6 +63,8 @@ RULES = [
     Rule("home", r"(?:{I})?(?:(?:just|recently|finally|also)\s+)*(?:moved|have moved|'ve moved|’ve moved"
                  r"|relocated)\s+(?:from\s+.+?\s+)?to\s+(?P<value>.+?)(?:\s+from\s+.+)?(?:\s+(?:in|on)\s+(?-i:[A-Z])\w+)?",
          "Lives in {value}"),
+    Rule("home", r"(?:{I})?(?:(?:just|recently|finally)\s+)*(?:bought|rented|got)\s+(?:a|our|my)\s+(?:house|flat"
+                 r"|apartment|place|home)\s+in\s+(?P<value>.+)", "Lives in {value}"),
     Rule("origin", r"(?:{I})?(?:am|'m|’m|is|come|comes|originally come|grew up|was born and raised|was born"
                    r"|am originally|'m originally|’m originally)\s+(?:from|in)\s+(?P<value>.+)",
          "Is from {value}"),
@@ -88,10 +90,13 @@ RULES = [
     Rule("learning", r"(?:{I})?{BE}\s+learning\s+(?P<value>.+)", "Is learning {value}"),
     Rule("diet", r"(?:{I})?{BE}\s+(?:a\s+)?(?P<value>vegetarian|vegan|pescatarian"
                  r"|teetotal"
-                 r"|teetotaller|gluten-free)", "Is {value}"),
+                 r"|teetotaller|gluten-free)(?:\s+for\s+.+)?", "Is {value}"),
     Rule("diet", r"(?:{I})?(?:don't|don’t|do not|doesn't|doesn’t|does not|never)\s+eat\s+(?P<value>.+)",
          "Doesn't eat {value}"),
     Rule("role", rf"(?:{{I}})?{{BE}}\s+(?P<value>an?\s+{JOB})", "Is {value}"),
+    Rule("role", r"(?:{I})?(?:run|runs|own|owns|manage|manages)\s+(?P<value>(?:a|an|my|our|the)\s+(?:[\w'’-]+\s+){0,3}"
+                 r"(?:business|bakery|shop|store|company|caf[eé]|restaurant|salon|studio|agency|startup|practice"
+                 r"|clinic|firm|farm|bar|pub|roastery)\b.*)", "Runs {value}"),
     # Family and relationships.
     Rule("family", rf"{{MY}}(?P<rel>{RELATIONS})(?:'s|’s)\s+name\s+is\s+{NAME}", "{rel}'s name is {value}",
          name=True),
@@ -222,6 +227,8 @@ def prefers(order: str) -> str:
 
 
 def derive(groups: dict[str, str]) -> dict[str, str]:
+    if "value" in groups:
+        groups = {**groups, "value": re.sub(r"\bmy\b", "their", groups["value"])}
     if "verb" in groups:
         groups = {**groups, "verb3": third_person(groups["verb"])}
     return groups
@@ -230,7 +237,7 @@ def derive(groups: dict[str, str]) -> dict[str, str]:
 ENGLISH = Language(
     code="en",
     script="latin",
-    be=r"(?:\b(?:am|is|are)\b|['’](?:m|re)\b)",
+    be=r"(?:\b(?:am|is|are)\b|['’](?:m|re)\b|(?:['’]ve|\bhave|\bhas)\s+been\b)",
     subject=r"I\s+|we\s+|the\s+user\s+|user\s+|I(?=['’])|we(?=['’])",
     possessive=r"(?:my|the\s+user's|user's|the\s+user’s|user’s)\s+",
     relations=RELATIONS,
@@ -240,7 +247,7 @@ ENGLISH = Language(
             r"|good\s+(?:morning|afternoon|evening)|anyway|fun\s+fact|(?:quick\s+)?update)\b[\s,.:!-]*",
     clause_split=r"\s*;\s*|,\s+(?:so|because|since|which|as)\s+|,?\s+but\s+|,?\s+(?:and|so)\s+(?=(?:also\s+)?(?:I\b"
                  r"|we\b|I['’]m\b|I['’]ve\b|my\b|work|works|live|lives|study|love|like|enjoy|hate|have"
-                 r"|am|honestly|it|it['’]s|there)\b)|\s+[—–]\s+|,\s*(?=(?:I\b|I['’]m\b|I['’]ve\b|we\b|my\b|(?:please\s+)?(?:remember"
+                 r"|am|moved|honestly|it|it['’]s|there)\b)|\s+[—–]\s+|,\s*(?=(?:I\b|I['’]m\b|I['’]ve\b|we\b|my\b|(?:please\s+)?(?:remember"
                  r"|don['’]t\s+forget|note|keep\s+in\s+mind|forget)\b))",
     correcting=r"^(?:actually|sorry|i\s+mean|correction|wait|oops|no)\b",
     health=r"\b(?:diabet\w*|allerg\w*|asthma|depress\w*|anxiety|cancer|medicat\w*|medicine|pills?"
@@ -305,7 +312,7 @@ ENGLISH = Language(
         r"\bnot\s+(?P<old>[\w'’-]+(?:\s[\w'’-]+)?)\s*(?:[,;—–-]+|\bbut\b)\s*(?:it['’]s\s+|it\s+is\s+|but\s+"
         r"|rather\s+)?(?P<new>[\w'’-]+(?:\s[\w'’-]+)?)$",
         # "Mira's eyes are green, not blue"
-        r"(?P<new>[\w'’-]+)\s*,?\s+(?:and\s+)?not\s+(?P<old>[\w'’-]+)$",
+        r"(?P<new>[\w'’-]+)(?:\s+(?:now|actually|then))?\s*,?\s+(?:and\s+)?not\s+(?P<old>[\w'’-]+)$",
     ],
     instruction=r"^to\s+",
     filler=r"i|i['’]m|me|my|mine|the|a|an|that|this|is|are|was|about|where|what|who|when|how|do|does|did"
@@ -321,13 +328,15 @@ ENGLISH = Language(
     standing_label="Standing preference: ",
     about_user=about_user,
     prefers=prefers,
+    change=r"\b(?:started|starts|moved|joined|graduated|turned|turns|began|got\s+(?:married|engaged|a\s+job)"
+           r"|switched|quit|left)\b",
     kidding=r"\b(?:just\s+kidding|jk|kidding|i['’]m\s+joking|only\s+joking)\b",
     when=r"\b(?:last\s+(?:week(?:end)?|month|year|spring|summer|autumn|fall|winter)|(?:a\s+(?:few|couple\s+of)"
          r"\s+|\d+\s+|two\s+|three\s+)?(?:days?|weeks?|months?|years?)\s+ago|a\s+while\s+ago|recently"
          r"|these\s+days|nowadays|currently|this\s+year)\b",
     ended=[
         rf"(?P<who>{PROPER})\s+and\s+I\s+(?:have\s+|had\s+|just\s+|finally\s+)?(?:broke\s+up|split(?:\s+up)?"
-        r"|separated|divorced|got\s+divorced|are\s+(?:over|done))\b.*",
+        r"|separated|divorced|got\s+divorced|are\s+(?:getting\s+divorced|separating|over|done))\b.*",
         rf"(?:{{I}})?(?:just\s+|finally\s+)?(?:broke\s+up|split\s+up|separated)\s+with\s+(?P<who>{PROPER})\b.*",
         rf"(?:{{I}})?(?:quit|left)\s+(?:my\s+job\s+(?:at|with)\s+)?(?P<who>{PROPER})\b.*",
     ],

@@ -62,8 +62,8 @@ RULES = [
                    rf"|年齢)は(?P<value>.+?){END}",
          "{rel}の{attr}は{value}"),
     Rule("family", rf"{{MY}}(?P<rel>{RELATIONS})は(?P<value>.+?){END}", "{rel}は{value}"),
-    Rule("has", rf"(?:{{I}})?(?P<value>(?P<rel>{RELATIONS})が(?:一人|二人|三人|\d+人|一匹|二匹|\d+匹)?"
-                r"(?:います|いる))", "{value}"),
+    Rule("has", rf"(?:{{I}})?(?P<rel>{RELATIONS})が(?P<value>一人|二人|三人|\d+人|一匹|二匹|\d+匹)?"
+                r"(?:います|いる|いて|いまして)", "{rel}が{value}いる"),
     # Who they live with: "うちは夫と柴犬のこてつと暮らしてます".
     Rule("household", r"(?:{I})?(?P<value>.+?)と(?:一緒に)?(?:暮らして|住んで)(?:います|いる|る|ます|て)",
          "{value}と暮らしている"),
@@ -89,6 +89,7 @@ RULES = [
     Rule("goal", r"(?:{I})?(?P<value>.+?)を目指して(?:います|いる)", "{value}を目指している"),
     # "私は田中花子です" only after a greeting ("はじめまして、私は田中花子です").
     Rule("name", rf"{{I}}{NAME}{END}", "名前は{value}", greeting=True, name=True),
+    Rule("name", rf"{NAME}(?:です|と申します)", "名前は{value}", greeting=True, name=True),
 ]
 
 
@@ -104,7 +105,7 @@ def prefers(order: str) -> str:
 def about_user(text: str) -> str:
     text = tidy(text)
     text = re.sub(r"^(?:私|わたし|僕|ぼく|俺|あたし)(?:は|の|、)\s*", "", text)
-    text = re.sub(r"(?:ので|から|けど|し)$", "", text)
+    text = re.sub(r"(?:なので|ので|から|けど|し)$", "", text)
     text = re.sub(r"(?:なんです|なの|なんだ)$", "", text)
     # The plain form reads as a note: "停めています" → "停めている", "医者です" → "医者".
     for polite, plain in (("ています", "ている"), ("りました", "った"), ("いました", "った"),
@@ -168,10 +169,11 @@ JAPANESE = Language(
     joiner="、",
     about_user=about_user,
     trailing=r"(?:です|だ|でした|ですね|だよ|ですよ|よ|ね|なんです|なんだ|でございます)$",
+    change=r"始め|引っ越|入社|卒業|結婚し|入学|歳になり|転職し",
     kidding=r"冗談",
     when=r"(?:今月|先月|先週|去年|昨年|今年|最近|この間|現在)(?:から|に|は)?|^今(?:は|、)|(?<=[はが])今(?:は|、)?"
-         r"|(?:\d+|[一二三四五六七八九十]+)(?:年|ヶ月|か月)(?:間|前|目)?",
-    ended=[r"(?P<who>[^、。]+?)(?:とは|と)(?:もう)?(?:別れ|離婚)(?:ました|た|て).*",
+         r"|(?:\d+|[一二三四五六七八九十]+)(?:年|ヶ月|か月)(?:間|前|目)",
+    ended=[r"(?P<who>[^、。]+?)(?:とは|と)(?:もう)?(?:別れ|離婚し)(?:ました|た|て).*",
            r"(?P<who>[^、。]+?)を(?:辞め|退職し)(?:ました|た).*"],
     repair=r"じゃなくて|ではなくて|いや(?=、)",
     noise=r"ザザッ|ガガッ|ザー|ピー|電波|聞こえ(?:ない|にくい)|なんでもない|まあいいや",

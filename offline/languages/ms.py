@@ -57,7 +57,7 @@ RULES = [
     Rule("ongoing", r"(?:{I})?(?:sedang|tengah)\s+(?:sibuk\s+)?(?P<value>(?:persiapan|menyiapkan|siapkan|cari"
                     r"|mencari|renovate|ubah\s+suai|bina)\b.+)", "Sedang {value}"),
     Rule("study", r"(?:{I})?(?:sedang\s+)?(?:belajar|menuntut"
-                  r"|kuliah)\s+di\s+(?P<value>.+)", "Belajar di {value}"),
+                  r"|kuliah)\s+(?P<prep>di|kat|dekat)\s+(?P<value>.+)", "Belajar {prep} {value}"),
     Rule("learning", r"(?:{I})?(?:sedang\s+)?belajar\s+(?P<value>.+)", "Sedang belajar {value}"),
     Rule("diet", r"(?:{I})?(?:seorang\s+)?(?P<value>vegetarian|vegan)", "{value}"),
     Rule("diet", r"(?:{I})?(?:tidak|tak)\s+makan\s+(?P<value>.+)", "Tidak makan {value}"),
@@ -117,7 +117,7 @@ MALAY = Language(
     lead_in=r"^(?:sebenarnya|sebetulnya|hai|helo|hello|salam|assalamualaikum|oh|ok|okey|baiklah|maaf|eh"
             r"|jadi|dan|juga|btw|update(?:\s+sikit)?|selamat\s+(?:pagi|petang|malam|tengah\s+hari))\b[\s,.:!-]*",
     clause_split=r"\s*;\s*|\s*[—–]\s*|,?\s+(?:tetapi|tapi|sebab|kerana)\s+|,?\s+dan\s+(?=(?:saya|aku)\b)"
-                 r"|,\s*(?=(?:saya|aku|orang|(?:tolong\s+)?(?:ingat|jangan\s+lupa|simpan|lupakan|panggil)|tinggal|bekerja"
+                 r"|,\s*(?=(?:saya|aku|orang|(?:tolong\s+)?(?:ingat|jangan\s+lupa|simpan|lupakan|panggil)|tinggal|kerja|bekerja"
                  r"|suka|sekarang)\b)",
     correcting=r"^(?:sebenarnya|sebetulnya|maaf|eh|tidak|bukan)\b",
     health=r"\b(?:penyakit|sakit|kencing\s+manis|diabetes|alahan|alergi|asma|lelah|kemurungan|kebimbangan"
@@ -168,6 +168,7 @@ MALAY = Language(
     standing_label="Pilihan tetap: ",
     about_user=about_user,
     trailing=r"\s+(?:ya|ye|tau|juga|lah|la|je|jer|kot)$",
+    change=r"\b(?:mula|pindah|masuk|tamat|kahwin|berkahwin|dapat\s+kerja)\b",
     kidding=r"\b(?:gurau|bergurau|main-main)\b",
     when=r"\b(?:bulan|minggu|tahun)\s+(?:lepas|lalu|ni|ini)\b|\bbaru-baru\s+ini\b|(?<!mulai\s)\bsekarang\b|\bkini\b"
          r"|\b(?:dah|sudah)\s+lama\b|\b(?:dah|sudah|selama)\s+(?:\d+|satu|dua|tiga|empat|lima|enam|tujuh|lapan"

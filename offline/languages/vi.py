@@ -114,7 +114,7 @@ VIETNAMESE = Language(
             r"|còn|xin\s+lỗi|nhầm|sửa\s+lại|ok|vâng|dạ|hi|hello)\b[\s,.:!-]*",
     clause_split=r"\s*;\s*|\s*[—–]\s*|\s+mà\s+(?=\S)|,?\s+(?:và|nhưng|còn)\s+(?=(?:tôi|mình|tớ|làm|sống|học|thích|ghét|đang|có)\b)"
                  r"|,\s*(?=(?:tôi|mình|tớ|(?:hãy\s+)?(?:nhớ|ghi\s+nhớ|đừng\s+quên|quên|lưu)|sống|làm|học"
-                 r"|thích|ghét|có|đang|hiện)\b)",
+                 r"|thích|ghét|có|đang|hiện|năm\s+nay|\d)\b)",
     correcting=r"^(?:thật\s+ra|thực\s+ra|xin\s+lỗi|nhầm|sửa\s+lại|không)\b",
     health=r"\b(?:bệnh|tiểu\s+đường|đái\s+tháo\s+đường|dị\s+ứng|hen\s+suyễn|trầm\s+cảm|lo\s+âu|ung\s+thư"
            r"|thuốc|chẩn\s+đoán|phẫu\s+thuật|mang\s+thai|có\s+bầu|huyết\s+áp|điều\s+trị|cân\s+nặng"
@@ -162,13 +162,14 @@ VIETNAMESE = Language(
     standing_label="Sở thích lâu dài: ",
     about_user=about_user,
     trailing=r"\s+(?:nhé|nha|nhá|ạ|đó|nữa|luôn|rồi)$",
+    change=r"\b(?:tròn|bắt\s+đầu|chuyển|dọn|vào\s+lớp|tốt\s+nghiệp|cưới|nhận\s+việc)\b",
     kidding=r"\b(?:đùa(?:\s+thôi)?|giỡn)\b",
     when=r"\b(?:hồi\s+)?(?:tháng|tuần|năm)\s+(?:trước|rồi|ngoái)\b|\bhôm\s+trước\b|\b(?:dạo|hồi)\s+này\b"
          r"|\bgần\s+đây\b|\bhiện\s+(?:tại|giờ|nay)\b|\bnăm\s+nay\b|\bmới\s+đây\b"
          r"|\b(?:được|đã)\s+(?:\d+|một|hai|ba|bốn|năm|mấy)\s+(?:năm|tháng|tuần)(?:\s+(?:rồi|nay))?",
     ended=[rf"(?:{ME}\s+)?(?:với|và)\s+(?P<who>.+?)\s+(?:đã\s+)?(?:chia\s+tay|ly\s+hôn)\b.*",
            rf"(?:{ME}\s+)?(?:đã\s+)?(?:chia\s+tay|ly\s+hôn)\s+(?:với\s+)?(?P<who>[^\W\d_].*?)(?:\s+rồi)?",
-           rf"(?:{ME}\s+)?(?:đã\s+)?(?:nghỉ\s+việc|nghỉ\s+làm)\s+(?:ở|tại)\s+(?P<who>.+?)(?:\s+rồi)?"],
+           rf"(?:{ME}\s+)?(?:đã\s+)?(?:nghỉ\s+việc|nghỉ\s+làm)\s+(?:ở|tại)\s+(?P<who>[^,]+?)(?:\s+rồi)?(?:,.*)?"],
     no_longer=r"\bkhông\s+còn\b|\bnữa\b",
     negators=r"\b(?:không\s+còn|không|nữa)\b",
     repair=r"à\s+không|à\s+nhầm|ý\s+(?:mình|tôi)\s+là|nhầm",

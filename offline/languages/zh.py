@@ -46,6 +46,7 @@ RULES = [
     # Family: "我妹妹叫小红" → "妹妹叫小红"; "我妹妹的生日是3月12日".
     Rule("family", rf"{{MY}}(?P<rel>{RELATIONS})的(?P<attr>[^是叫在]{{1,6}})(?P<verb>是|叫)(?P<value>.+)",
          "{rel}的{attr}{verb}{value}"),
+    Rule("family", rf"{{MY}}(?P<rel>{RELATIONS})(?P<value>\d+岁.*)", "{rel}{value}"),
     Rule("family", rf"{{MY}}(?P<rel>{RELATIONS})(?P<verb>叫|名叫|是|在|住在|喜欢|今年|有|也)(?P<value>.+)",
          "{rel}{verb}{value}"),
     Rule("has", rf"(?:{{I}})?有(?P<value>(?:一|两|二|三|四|五|\d+)(?:个|只|条|位)(?P<rel>{RELATIONS}).*)",
@@ -129,6 +130,7 @@ CHINESE = Language(
     joiner="、",
     about_user=about_user,
     trailing=r"(?:了|的|哦|啊|呀|吧|呢|啦|嘛|哈)$",
+    change=r"开始|搬|入职|毕业|结婚|满\d+岁|上了",
     kidding=r"开玩笑|逗你|闹着玩",
     when=r"上个?(?:月|星期|周|礼拜)|(?:去|前|今)年(?:年底|年初|底)?|最近|这几年|(?<!从)现在|目前"
          r"|(?:快|已经|都)?(?:\d+|[一二两三四五六七八九十几半]+)(?:个)?(?:年|月|星期)(?:多)?了",
