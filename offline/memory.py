@@ -514,7 +514,8 @@ class MemoryRewrite:
         if target is None or target[2][0] != self._turn:
             return False
         key, kind, _turn = target
-        about_relative = kind in ("has", "family") and (language.has("named", clause) or language.slots_of(clause))
+        about_relative = kind in ("has", "family") and (language.has("named", clause)
+                                                        or bool(language.slots_of(clause)))
         if not (about_relative or kind in ("goal", "ongoing") and language.has("dated", clause)):
             return False
         for index, entry in enumerate(self.entries):

@@ -94,7 +94,8 @@ RULES = [
     Rule("diet", r"(?:{I})?(?:don't|don’t|do not|doesn't|doesn’t|does not|never)\s+eat\s+(?P<value>.+)",
          "Doesn't eat {value}"),
     Rule("role", rf"(?:{{I}})?{{BE}}\s+(?P<value>an?\s+{JOB})", "Is {value}"),
-    Rule("role", r"(?:{I})?(?:run|runs|own|owns|manage|manages)\s+(?P<value>(?:a|an|my|our|the)\s+(?:[\w'’-]+\s+){0,3}"
+    Rule("role", r"(?:{I})?(?:run|runs|own|owns|manage|manages)\s+(?P<value>(?:a|an|my|our|the)\s+"
+                 r"(?:[\w'’-]+\s+){0,3}"
                  r"(?:business|bakery|shop|store|company|caf[eé]|restaurant|salon|studio|agency|startup|practice"
                  r"|clinic|firm|farm|bar|pub|roastery)\b.*)", "Runs {value}"),
     # Family and relationships.
