@@ -253,12 +253,17 @@ class MemoryRewrite:
                 match = correction.search(body)
                 if not match:
                     continue
-                if self._correct(match.group("old"), match.group("new"), body, language,
-                                 more=match.groupdict().get("more") or ""):
+                joint = "" if language.script in ("han", "kana") else " "
+                restated = tidy(body[: match.start()] + joint + match.group("new"))
+                facts = self._facts(language.strip_lead_in(restated), language, greeting=True)
+                # "I'm a teaching assistant, not a teacher": a restated fact takes the place
+                # of the line in its slot; otherwise the old value is replaced in its line.
+                if not facts and self._correct(match.group("old"), match.group("new"), body, language,
+                                   more=match.groupdict().get("more") or ""):
                     self._note(body, language, greeting)
                     return
-                # Nothing saved to correct: read it as a plain statement of the new value.
-                body = tidy(body[: match.start()] + " " + match.group("new"))
+                # Otherwise it is a plain statement of the new value.
+                body = restated
                 break
             else:
                 if (self._correcting or language.has("standing", body)) and self._recolour(body, language):
@@ -440,7 +445,7 @@ class MemoryRewrite:
         for word in re.findall(r"[^\W_]+(?:['’][^\W_]+)?", content):
             word = re.sub(r"(?:['’]s)$", "", word)
             if language.script == "hangul":
-                word = re.sub(r"(?:을|를|은|는|이|가|의|에서|에|도)$", "", word)
+                word = re.sub(r"(?:을|를|은|는|가|의|에서|에|도)$|(?<=..)이$", "", word)  # "콩이" stays
             if len(word) >= 2 and not filler.fullmatch(word):
                 words.append(word)
         return words
@@ -721,8 +726,9 @@ def _clauses(sentence: str, language: Language) -> list[str]:
                 continue
             clauses += [" ".join(held)] if held else []
             held = []
-            if found.content:
-                clauses.append(" ".join(pieces[index:]))
+            rest = " ".join(pieces[index:])
+            if found.content and memory_request_in(rest) is not None:
+                clauses.append(rest)
                 break
             clauses.append(piece)
         clauses += [" ".join(held)] if held else []

@@ -177,7 +177,7 @@ def spoken(text: str, repair: str) -> str:
     while previous != text:
         previous = text
         text = _REPEATED_CJK.sub(r"\1", _REPEATED.sub(r"\1", text))
-    match = repair and re.search(rf"(?<=\S)\s*(?:…+|—+|,|、)?\s*(?:{repair})[\s,，、…]*(?=\S)", text,
+    match = repair and re.search(rf"(?<=\S)\s*(?:…+|—+|,|、)?\s*(?<![A-Za-z])(?:{repair})(?![A-Za-z])[\s,，、…]*(?=\S)", text,
                                  re.IGNORECASE)
     if match:
         said, fixed = text[: match.start()], text[match.end():]
@@ -189,4 +189,6 @@ def spoken(text: str, repair: str) -> str:
             cut -= 1
         text = "".join(words[:cut]) + fixed
     spaced = script_of(text) == "latin" or bool(_HANGUL.search(text))
+    if not spaced:  # "名前は…山本": a pause after a particle joins; elsewhere it is a comma
+        text = re.sub(r"(?<=[はがをにでとのも])\s*(?:…+|\.{3,}|—+)\s*", "", text)
     return re.sub(r"\s+", " ", _PAUSE.sub(" " if spaced else "、", text)).strip(" ,，、")

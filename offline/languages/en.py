@@ -63,7 +63,8 @@ RULES = [
     Rule("home", r"(?:{I})?(?:(?:just|recently|finally|also)\s+)*(?:moved|have moved|'ve moved|’ve moved"
                  r"|relocated)\s+(?:from\s+.+?\s+)?to\s+(?P<value>.+?)(?:\s+from\s+.+)?(?:\s+(?:in|on)\s+(?-i:[A-Z])\w+)?",
          "Lives in {value}"),
-    Rule("home", r"(?:{I})?(?:(?:just|recently|finally)\s+)*(?:bought|rented|got)\s+(?:a|our|my)\s+(?:house|flat"
+    Rule("home", r"(?:{I})?(?:(?:just|recently|finally)\s+)*(?:bought|rented|got)\s+(?:a|our|my)\s+"
+                 r"(?:house|flat"
                  r"|apartment|place|home)\s+in\s+(?P<value>.+)", "Lives in {value}"),
     Rule("origin", r"(?:{I})?(?:am|'m|’m|is|come|comes|originally come|grew up|was born and raised|was born"
                    r"|am originally|'m originally|’m originally)\s+(?:from|in)\s+(?P<value>.+)",
@@ -313,7 +314,8 @@ ENGLISH = Language(
         r"\bnot\s+(?P<old>[\w'’-]+(?:\s[\w'’-]+)?)\s*(?:[,;—–-]+|\bbut\b)\s*(?:it['’]s\s+|it\s+is\s+|but\s+"
         r"|rather\s+)?(?P<new>[\w'’-]+(?:\s[\w'’-]+)?)$",
         # "Mira's eyes are green, not blue"
-        r"(?P<new>[\w'’-]+)(?:\s+(?:now|actually|then))?\s*,?\s+(?:and\s+)?not\s+(?P<old>[\w'’-]+)$",
+        r"(?P<new>[\w'’-]+)(?:\s+(?:now|actually|then))?\s*,?\s+(?:and\s+)?not\s+(?:an?\s+|the\s+)?"
+        r"(?P<old>[\w'’-]+)$",
     ],
     instruction=r"^to\s+",
     filler=r"i|i['’]m|me|my|mine|the|a|an|that|this|is|are|was|about|where|what|who|when|how|do|does|did"
