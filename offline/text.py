@@ -177,8 +177,8 @@ def spoken(text: str, repair: str) -> str:
     while previous != text:
         previous = text
         text = _REPEATED_CJK.sub(r"\1", _REPEATED.sub(r"\1", text))
-    match = repair and re.search(rf"(?<=\S)\s*(?:…+|—+|,|、)?\s*(?<![A-Za-z])(?:{repair})(?![A-Za-z])[\s,，、…]*(?=\S)", text,
-                                 re.IGNORECASE)
+    match = repair and re.search(rf"(?<=\S)\s*(?:…+|—+|,|、)?\s*(?<![A-Za-z])(?:{repair})(?![A-Za-z])"
+                                 r"[\s,，、…]*(?=\S)", text, re.IGNORECASE)
     if match:
         said, fixed = text[: match.start()], text[match.end():]
         # The repaired word is the last one before the repair ("Anna", "看護師"); an
