@@ -61,7 +61,8 @@ RULES = [
                 r"있(?:어요|습니다|어|고요|음))", "{value}"),
     # Something under way: "이직 준비 중이에요".
     Rule("ongoing", r"(?:{I})?(?P<value>.+?\s?(?:준비|공사|리모델링|치료|구직|이직)\s?중)" + END, "{value}"),
-    Rule("ongoing", r"(?:{I})?(?P<value>.*?결혼)(?:해요|합니다|해|할\s?예정이에요|할\s?거예요)", "{value} 예정"),
+    Rule("ongoing", r"(?:{I})?(?P<value>.*?결혼)(?:해요|합니다|해|할\s?예정이에요|할\s?거예요)",
+         "{value} 예정"),
     Rule("status", r"(?:{I})?(?P<value>결혼했(?:어요|습니다|어)|기혼|미혼|싱글|약혼했(?:어요|습니다)"
                    r"|결혼함)" + END,
          "{value}"),

@@ -76,8 +76,8 @@ RULES = [
     Rule("like", r"(?:{I})?(?:rất\s+|cực\s+kỳ\s+|vô\s+cùng\s+|khá\s+|cũng\s+)?(?P<verb>thích|yêu|mê|ghiền"
                  r"|nghiện|hâm\s+mộ)\s+(?P<value>.+?)(?:\s+lắm|\s+nhất)?", "{verb} {value}"),
     # Something under way: "đang chuẩn bị cưới".
-    Rule("ongoing", r"(?:{I})?đang\s+(?P<value>(?:chuẩn\s+bị|lên\s+kế\s+hoạch|tìm|xây|sửa|ôn\s+thi|luyện\s+thi"
-                    r"|tiết\s+kiệm)\b.+)", "Đang {value}"),
+    Rule("ongoing", r"(?:{I})?đang\s+(?P<value>(?:chuẩn\s+bị|lên\s+kế\s+hoạch|tìm|xây|sửa|ôn\s+thi"
+                    r"|luyện\s+thi|tiết\s+kiệm)\b.+)", "Đang {value}"),
     # Goals.
     Rule("goal", r"(?P<g>mục\s+tiêu|ước\s+mơ|kế\s+hoạch|dự\s+định)(?:\s+của)?\s+{MY}(?:là|:)\s*(?P<value>.+)",
          "{g} là {value}"),

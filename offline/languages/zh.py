@@ -46,9 +46,8 @@ RULES = [
     # Family: "我妹妹叫小红" → "妹妹叫小红"; "我妹妹的生日是3月12日".
     Rule("family", rf"{{MY}}(?P<rel>{RELATIONS})的(?P<attr>[^是叫在]{{1,6}})(?P<verb>是|叫)(?P<value>.+)",
          "{rel}的{attr}{verb}{value}"),
-    Rule("family", rf"{{MY}}(?P<rel>{RELATIONS})(?P<value>.{{0,4}}?(?:满|快)?(?:\d+|[一二两三四五六七八九十]+)"
-                   r"岁.*)",
-         "{rel}{value}"),
+    Rule("family", rf"{{MY}}(?P<rel>{RELATIONS})(?P<value>.{{0,4}}?(?:满|快)?"
+                   r"(?:\d+|[一二两三四五六七八九十]+)岁.*)", "{rel}{value}"),
     Rule("family", rf"{{MY}}(?P<rel>{RELATIONS})(?P<verb>叫|名叫|是|在|住在|喜欢|今年|有|也)(?P<value>.+)",
          "{rel}{verb}{value}"),
     Rule("has", rf"(?:{{I}})?有(?P<value>(?:一|两|二|三|四|五|\d+)(?:个|只|条|位)(?P<rel>{RELATIONS}).*)",
