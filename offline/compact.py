@@ -20,7 +20,7 @@ from django.conf import settings
 from memory.lines import line_key
 from memory.tokens import count_list_tokens, count_tokens
 from offline.languages import IDENTITY_KINDS, LANGUAGES, Fact
-from offline.memory import classify
+from offline.saved import classify
 
 # How much a kind of line is worth keeping; higher stays longer.
 _WORTH = {kind: 3 for kind in IDENTITY_KINDS}

@@ -1,26 +1,29 @@
-"""The offline memory pass: DESIGN 2.2 applied with deterministic patterns.
+"""The offline memory pass: the reader that rewrites the saved list (DESIGN 2.2).
 
-Given the saved lines and the latest turns, return the whole rewritten list:
+It reads only the user's turns, the way people write them:
 
-1. Re-check every saved line against the rules; drop the ones that break them (facts
-   about Whizi, orders to the assistant not labelled as an asked-for standing
-   preference, injected instructions, recorded questions, temporary states) and fold
-   repeated lines and two versions of a one-value fact (name, home, job).
-2. Read only the user's turns, sentence by sentence, clause by clause:
-   - a scene detail is never kept; a story-scoped statement ("in this alternate-universe
-     story, Mira's eyes are green") is kept as its own line beside the default profile;
-   - a correction ("not blue — green") rewrites the one line it names;
-   - "remember …" stores what was asked (health and money included); "remember that"
-     stores the user's previous statement; "forget …" removes the matching line;
-   - "make Mira's eyes green from now on" recolours the one line about Mira;
-   - otherwise a fact rule may read the clause: a fact fills a slot (name, home, a
-     relative's birthday …) and replaces the line already in that slot; news about
-     someone a line names ("Zoë just turned 5") is added to that line.
-   A statement before a question in the same sentence is read; the question is not.
-   Questions, hypotheticals, jokes, temporary states, opinions about Whizi, health and
-   money (unless asked) are never kept. In a voice transcript a garbled sentence is
-   skipped, and a slot given two different values is left as it was (DESIGN 2.2).
-3. Nothing changed: the saved list comes back exactly as it was.
+1. Before reading, a pasted passage is set aside; in a voice transcript a misheard
+   stretch is skipped, and hesitations and self-repairs are removed.
+2. Each sentence is cut into clauses. A clause is either a request, found with
+   memory's one grammar (memory.grammar), or a statement, read with its language's
+   small grammar (offline/languages/<code>.py): who it is about (the user, "we", a
+   relative, someone a saved line names), when (time words are dropped; a temporary
+   state is not kept, a dated change is), and what (being, living, working, studying,
+   liking, having, wanting, planning).
+3. A fact fills a slot and replaces the line in it; a retraction ("Priya and I broke
+   up", "I no longer live in Leeds") removes the line it ends; news about someone a
+   line names goes into that line, in place of what it said of the same kind; a
+   correction ("not blue — green") replaces the old value; a name or a date right
+   after a fact about a relative or a plan joins that line.
+4. "remember …" stores what was asked (health and money included), worded as a fact
+   about the user ("Prefers short answers"); "remember that" points at the statement
+   before it, or after it when nothing came before in that message; "forget …" removes
+   the lines it names.
+5. Questions, hypotheticals, jokes, temporary states, opinions about Whizi, and health
+   and money details nobody asked to keep are never kept.
+
+Nothing changed: the saved list comes back exactly as it was. The list's own
+bookkeeping (the rule re-check, slots, where each line came from) is offline/saved.py.
 """
 
 from __future__ import annotations
@@ -31,6 +34,15 @@ from dataclasses import dataclass, replace
 from memory.grammar import MemoryRequest, RequestFound, memory_request_in
 from memory.lines import line_key
 from offline.languages import LANGUAGES, Fact, Language, candidates_for, language_for
+from offline.saved import (
+    Entry,
+    SavedList,
+    any_language,
+    classify,
+    is_standing_label,
+    mentions,
+    replace_word,
+)
 from offline.text import (
     MAX_SENTENCE_CHARS,
     detect_language,
@@ -43,16 +55,6 @@ from offline.text import (
     spoken,
     tidy,
 )
-
-
-@dataclass(frozen=True)
-class Entry:
-    line: str
-    slot: str | None = None
-    kind: str | None = None
-    origin: int = 0  # the statement it came from; 0 for a saved line
-    value: str = ""
-    source: int | None = None  # its index in the saved list, None for a new line
 
 
 @dataclass
@@ -79,68 +81,12 @@ class _Statement:
     turn: int = 0
 
 
-def classify(line: str) -> Fact | None:
-    """Read a saved line with the same rules that read statements."""
-    if len(line) > MAX_SENTENCE_CHARS:
-        return None
-    for language in candidates_for(line):
-        facts = language.facts(line, reading_line=True)
-        if facts:
-            return facts[0]
-    return None
+class MemoryRewrite(SavedList):
+    """One pass over the user's turns: reads them and rewrites the saved list."""
 
-
-_ONE_VALUE_SLOTS = frozenset({"name", "nickname", "home", "origin", "work:role", "work:place", "study",
-                              "rel:status", "speaks"})
-
-
-def _one_value(slot: str) -> bool:
-    return slot in _ONE_VALUE_SLOTS or slot.startswith("self:")
-
-
-def _any_language(name: str, text: str) -> bool:
-    """Facts about Whizi and injected instructions are refused in every language."""
-    return any(language.has(name, text) for language in LANGUAGES.values())
-
-
-def _is_standing_label(line: str) -> bool:
-    return any(line.startswith(language.standing_label.strip()) for language in LANGUAGES.values())
-
-
-def breaks_rules(line: str) -> bool:
-    """A saved line that no pass may keep (DESIGN 2.2, "re-checks every existing line")."""
-    if len(line) > MAX_SENTENCE_CHARS:
-        return False  # too long to read reliably; compaction and the trim handle its size
-    if _any_language("app", line) or _any_language("injection", line):
-        return True
-    # A saved line is short, so its language may be unclear: check every table that
-    # can read its script.
-    languages = candidates_for(line)
-    if any(language.has("directive", line) for language in languages) and not _is_standing_label(line):
-        return True
-    if is_question(line) or any(language.has("temporary", line) or language.has("asked", line)
-                                for language in languages):
-        return True
-    fact = classify(line)
-    return bool(fact and fact.kind in ("like", "dislike", "preference")
-                and LANGUAGES[fact.language].has("passing", fact.value))
-
-
-class MemoryRewrite:
     def __init__(self, existing: list[str], *, voice: bool = False) -> None:
+        super().__init__(existing)
         self.voice = voice
-        self.entries: list[Entry] = []
-        self.removed: dict[int, str] = {}
-        for index, line in enumerate(existing):
-            if not line_key(line) or breaks_rules(line):
-                self.removed[index] = "rule"
-                continue
-            fact = classify(line)
-            # Two saved lines for a one-value fact fold into the later one; other saved
-            # lines may share a slot by wording alone ("Sister is …"), so they all stay.
-            self._upsert(Entry(line=line, slot=fact.slot if fact else None, kind=fact.kind if fact else None,
-                               value=fact.value if fact else "", source=index),
-                         fold=bool(fact and _one_value(fact.slot)))
         self.saved = list(self.entries)
         self._next_id = 0
         self._open: _Statement | None = None
@@ -181,9 +127,6 @@ class MemoryRewrite:
         self._asking = None
         self._close()
 
-    def lines(self) -> list[str]:
-        return [entry.line for entry in self.entries]
-
     def outcome(self, existing: list[str]) -> RewriteOutcome:
         lines = self.lines()
         if lines == list(existing):
@@ -195,19 +138,6 @@ class MemoryRewrite:
         removed = {index: self.removed.get(index, "superseded") for index in range(len(existing))
                    if index not in kept}
         return RewriteOutcome(lines=lines, sources=sources, removed=removed)
-
-    def _drop(self, condition, reason: str) -> bool:
-        """Remove the entries matching `condition`, noting why for the saved ones."""
-        kept = []
-        for entry in self.entries:
-            if condition(entry):
-                if entry.source is not None:
-                    self.removed[entry.source] = reason
-            else:
-                kept.append(entry)
-        removed = len(kept) != len(self.entries)
-        self.entries = kept
-        return removed
 
     # -- sentences and clauses --------------------------------------------------------
 
@@ -320,7 +250,7 @@ class MemoryRewrite:
         for fact in facts:
             self._add(fact, clause=clause, explicit=False, origin=statement.id)
         if not facts and not (language.has("health", clause) or language.has("money", clause)
-                              or _any_language("app", clause)):
+                              or any_language("app", clause)):
             self._detail(clause, language) or self._about_person(clause, language)
 
     # -- statements ("remember that", "forget that", "just kidding") -----------------
@@ -432,7 +362,7 @@ class MemoryRewrite:
             return
         words = self._forget_words(content, language)
         if words:
-            self._drop(lambda entry: all(_mentions(entry.line, word) for word in words), "forgotten")
+            self._drop(lambda entry: all(mentions(entry.line, word) for word in words), "forgotten")
 
     @staticmethod
     def _forget_words(content: str, language: Language) -> list[str]:
@@ -466,19 +396,19 @@ class MemoryRewrite:
         for old_value, new_value in pairs:
             if not old_value:
                 continue
-            found = [i for i, entry in enumerate(self.entries) if _mentions(entry.line, old_value)]
+            found = [i for i, entry in enumerate(self.entries) if mentions(entry.line, old_value)]
             if len(found) > 1:
                 # Several lines hold the old value: the one sharing most words with the
                 # sentence ("Mira's eyes: …") is meant; a tie is left alone.
                 subject = _subject_words(body, {old_value, new_value}, language)
-                scores = {i: sum(_mentions(self.entries[i].line, w) for w in subject) for i in found}
+                scores = {i: sum(mentions(self.entries[i].line, w) for w in subject) for i in found}
                 best = max(scores.values())
                 found = [i for i in found if scores[i] == best] if best else []
             if len(found) != 1:
                 continue
             index = found[0]
-            line = _replace_word(self.entries[index].line, old_value, new_value)
-            if more and not _mentions(line, more):
+            line = replace_word(self.entries[index].line, old_value, new_value)
+            if more and not mentions(line, more):
                 line += _DETAIL_JOINERS.get(language.script, ", ") + tidy(more)
             fact = classify(line)
             self.entries[index] = replace(self.entries[index], line=line, slot=fact.slot if fact else None,
@@ -501,14 +431,14 @@ class MemoryRewrite:
         for index, entry in enumerate(self.entries):
             held = [m.group(0) for m in colours.finditer(entry.line) if m.group(0).casefold() not in named]
             if len(held) == 1:
-                scores[index] = (sum(_mentions(entry.line, word) for word in subject), held[0])
+                scores[index] = (sum(mentions(entry.line, word) for word in subject), held[0])
         best = max((score for score, _old in scores.values()), default=0)
         chosen = [index for index, (score, _old) in scores.items() if score == best]
         # "make her eyes green": no name, but only one line holds a colour.
         if len(chosen) != 1 or best == 0 and subject:
             return False
         index = chosen[0]
-        line = _replace_word(self.entries[index].line, scores[index][1], new)
+        line = replace_word(self.entries[index].line, scores[index][1], new)
         self.entries[index] = replace(self.entries[index], line=line)
         return True
 
@@ -559,7 +489,7 @@ class MemoryRewrite:
             match = pattern.fullmatch(clause)
             who = match and tidy(match.group("who"))
             if who and len(who) <= 40:
-                self._drop(lambda entry, who=who: _mentions(entry.line, who), "superseded")
+                self._drop(lambda entry, who=who: mentions(entry.line, who), "superseded")
                 return True
         if not language.has("no_longer", clause):
             return False
@@ -567,7 +497,7 @@ class MemoryRewrite:
         facts = self._facts(positive, language, greeting=True)
         if facts:
             slots = {fact.slot: re.split(r"[,，、]", fact.value)[0] for fact in facts}
-            self._drop(lambda entry: entry.slot in slots and _mentions(entry.line, slots[entry.slot]),
+            self._drop(lambda entry: entry.slot in slots and mentions(entry.line, slots[entry.slot]),
                        "superseded")
         return True
 
@@ -578,7 +508,7 @@ class MemoryRewrite:
             return False
         for index, entry in enumerate(self.entries):
             if entry.kind == "name" and entry.value == words[0] and entry.source is None:
-                self.entries[index] = replace(entry, line=_replace_word(entry.line, entry.value, clause),
+                self.entries[index] = replace(entry, line=replace_word(entry.line, entry.value, clause),
                                               value=clause)
                 return True
         return False
@@ -589,9 +519,9 @@ class MemoryRewrite:
         scope = language.rx("story").search(body)
         rest = body[: scope.start()] + body[scope.end():] if scope else body
         subject = _subject_words(rest, set(), language)
-        if not any(_mentions(entry.line, word) for entry in self.entries for word in subject):
+        if not any(mentions(entry.line, word) for entry in self.entries for word in subject):
             return
-        if _any_language("app", body) or _any_language("injection", body):
+        if any_language("app", body) or any_language("injection", body):
             return
         self._upsert(Entry(line=body, slot="scoped:" + line_key(body), kind="scoped", origin=self._next_id))
 
@@ -611,7 +541,7 @@ class MemoryRewrite:
         # An asked-for preference is worded about the user; "keep your answers short"
         # speaks of the assistant's answers without being an opinion about Whizi.
         about = fact.line if fact.kind == "preference" and explicit else text
-        if _any_language("app", about) or _any_language("injection", text):
+        if any_language("app", about) or any_language("injection", text):
             return
         if not explicit and (language.has("health", text) or language.has("money", text)):
             return
@@ -630,11 +560,11 @@ class MemoryRewrite:
             # preference, and then worded as one (never as a bare instruction).
             if not (explicit and language.has("standing", text)):
                 return
-            if fact.kind != "preference" and not _is_standing_label(line):
+            if fact.kind != "preference" and not is_standing_label(line):
                 first = line[:1].lower() if language.script == "latin" else line[:1]
                 line = language.standing_label + first + line[1:]
             fact = replace(fact, slot="pref:" + line_key(line))
-        if fact.kind == "nickname" and any(entry.kind == "name" and _mentions(entry.line, fact.value)
+        if fact.kind == "nickname" and any(entry.kind == "name" and mentions(entry.line, fact.value)
                                            for entry in self.entries):
             return  # "Panggil Amin je" beside "Nama Amin": the name already says it
         if self.voice and not self._voice_ok(fact):
@@ -649,12 +579,12 @@ class MemoryRewrite:
         that line is itself a fact of that kind about them."""
         relative = fact.slot.split(":")[1]
         holders = [i for i, entry in enumerate(self.entries)
-                   if entry.source is not None and _mentions(entry.line, relative)
+                   if entry.source is not None and mentions(entry.line, relative)
                    and not (entry.slot or "").startswith(f"rel:{relative}:")]
         if len(holders) != 1:
             return False
         entry = self.entries[holders[0]]
-        if _mentions(entry.line, fact.value):
+        if mentions(entry.line, fact.value):
             return True
         line = fact.line[:1].lower() + fact.line[1:] if script_of(fact.line) == "latin" else fact.line
         self.entries[holders[0]] = replace(entry, line=f"{entry.line}; {line}")
@@ -677,36 +607,6 @@ class MemoryRewrite:
         self._voice_seen[fact.slot] = line_key(fact.line)
         return True
 
-    def _upsert(self, entry: Entry, *, fold: bool = True) -> None:
-        """Fold: the same line is kept once; a fact in a taken slot replaces that line
-        where it stands."""
-        key = line_key(entry.line)
-        for index, existing in enumerate(self.entries):
-            if line_key(existing.line) == key:
-                if entry.origin:
-                    self.entries[index] = replace(existing, origin=entry.origin)
-                if entry.source is not None:
-                    self.removed[entry.source] = "rule"  # the same line twice
-                return
-        if entry.slot and fold:
-            for index, existing in enumerate(self.entries):
-                if existing.slot != entry.slot:
-                    continue
-                if existing.kind == entry.kind and entry.value and _mentions(existing.line, entry.value):
-                    # The saved line already says this ("User lives in Hanoi, Vietnam"):
-                    # keep its wording rather than rewrite it.
-                    self.entries[index] = replace(existing, origin=entry.origin or existing.origin)
-                    if entry.source is not None:
-                        self.removed[entry.source] = "rule"
-                    return
-                self._drop(lambda e, slot=entry.slot, kept=existing: e.slot == slot and e is not kept,
-                           "superseded")
-                index = self.entries.index(existing)
-                if existing.source is not None:
-                    self.removed[existing.source] = "superseded"
-                self.entries[index] = entry
-                return
-        self.entries.append(entry)
 
 
 _QUESTION_PARTS = re.compile(r"\s*[—–;；]\s*|\s*[,，、]\s*")
@@ -761,7 +661,7 @@ def _person(clause: str, language: Language, entries: list[Entry]) -> tuple[int,
     if relation:
         candidates.append(relation.group(1))
     for who in candidates:
-        holders = [i for i, entry in enumerate(entries) if _mentions(entry.line, who)]
+        holders = [i for i, entry in enumerate(entries) if mentions(entry.line, who)]
         if relation and who == relation.group(1):
             holders = [i for i in holders if re.match(rf"\W*(?:{language.possessive})?{re.escape(who)}",
                                                       entries[i].line, language.flags)]
@@ -796,21 +696,6 @@ def _fold_into(line: str, who: str, clause: str, said: str, slots: set[str], lan
         return "".join(parts)
     joiner = "; " if language.script == "latin" else language.joiner
     return line + joiner + (clause if language.script == "latin" else said)
-
-
-def _mentions(line: str, word: str) -> bool:
-    """Does a line contain this word (whole words in Latin script, substrings in CJK)?"""
-    word = word.casefold()
-    line = line.casefold()
-    if script_of(word) != "latin":
-        return word in line
-    return bool(re.search(rf"(?<![\w]){re.escape(word)}(?:s|es|['’]s)?(?![\w])", line))
-
-
-def _replace_word(line: str, old: str, new: str) -> str:
-    if script_of(old) != "latin":
-        return line.replace(old, new, 1)
-    return re.sub(rf"(?<![\w]){re.escape(old)}(?![\w])", new, line, count=1, flags=re.IGNORECASE)
 
 
 def _subject_words(text: str, exclude: set[str], language: Language) -> list[str]:
