@@ -243,7 +243,7 @@ _BY_SCRIPT = {
 }
 _SCRIPTS = (("hangul", re.compile(r"[\uac00-\ud7a3]")), ("kana", re.compile(r"[\u3040-\u30ff]")),
             ("han", re.compile(r"[\u4e00-\u9fff]")))
-_QUESTION = re.compile(r"[?？]\s*$")
+_QUESTION = re.compile(r"[?？]+\s*$")
 _ENDS = re.compile(r"[\s.,;:!。，、！~…\"'“”‘’)\]）」』]+$")
 
 

@@ -158,6 +158,8 @@ class MemoryRewrite(SavedList):
             # is read as it was meant, without hesitations and self-repairs.
             if looks_garbled(sentence) or language.has("noise", sentence):
                 return
+            if language.particles:
+                sentence = re.sub(rf"\s+(?:{language.particles})(?=\s*[…—])", "", sentence, flags=language.flags)
             sentence = spoken(sentence, language.repair)
         question = is_question(sentence)
         body = language.strip_lead_in(tidy(sentence))
@@ -218,7 +220,7 @@ class MemoryRewrite(SavedList):
     def _read_clause(self, clause: str, language: Language, greeting: bool, question: bool) -> None:
         if not clause:
             return
-        found = memory_request_in(clause + "?" if question else clause)
+        found = memory_request_in(clause + "?" if question and not is_question(clause) else clause)
         if found is not None:
             if found.kind is MemoryRequest.REMEMBER:
                 self._remember(found, language)
@@ -489,8 +491,9 @@ class MemoryRewrite(SavedList):
             match = pattern.fullmatch(clause)
             who = match and tidy(match.group("who"))
             if who and len(who) <= 40:
+                # "저 삼성 그만두고 카카오로 이직했어요": what is left may say what came next.
                 self._drop(lambda entry, who=who: mentions(entry.line, who), "superseded")
-                return True
+                return False
         if not language.has("no_longer", clause):
             return False
         positive = tidy(language.rx("negators").sub(" ", clause))
@@ -616,7 +619,7 @@ def _clauses(sentence: str, language: Language) -> list[str]:
     ("I'm deaf in my left ear, keep that in mind"); what follows a request that names
     its content belongs to it ("记一下：我每个月房贷8500，15号扣款")."""
     clauses = []
-    for clause in language.clauses(sentence):
+    for clause in _carried(language.clauses(sentence), language):
         pieces = re.split(r"(?<=,)\s+|(?<=[，、])\s*", clause)
         held: list[str] = []
         for index, piece in enumerate(pieces):
@@ -633,6 +636,23 @@ def _clauses(sentence: str, language: Language) -> list[str]:
             clauses.append(piece)
         clauses += [" ".join(held)] if held else []
     return [tidy(clause) for clause in clauses if tidy(clause)]
+
+
+def _carried(clauses: list[str], language: Language) -> list[str]:
+    """"I'm Dana, 29, based in Lisbon but originally from Cork": what follows "I'm"
+    between commas, or after "but", still has it for its subject."""
+    if not language.carry or not re.match(language.carry, clauses[0] if clauses else "", language.flags):
+        return clauses
+    subject = re.match(language.carry, clauses[0], language.flags).group(0)
+    carried = [clauses[0].split(", ")[0]]
+    for index, piece in enumerate(clauses[0].split(", ")[1:] + clauses[1:]):
+        if re.match(language.carried, piece, language.flags):
+            carried.append(subject + piece)
+        elif index < clauses[0].count(", "):
+            carried[-1] += ", " + piece  # "… public health, at Glasgow Caledonian"
+        else:
+            carried.append(piece)
+    return carried
 
 
 def _tails(text: str, script: str) -> list[str]:

@@ -156,6 +156,10 @@ class Language:
     aside: str = ""
     # Discourse particles that carry no fact ("la", "nha", "á"), dropped before commas.
     particles: str = ""
+    # "I'm Dana, 29, based in Lisbon": the subject (`carry`) that the pieces after it
+    # starting with `carried` words share.
+    carry: str = ""
+    carried: str = ""
     # "can you … ?": a question that asks for something rather than asks about it.
     polite: str = ""
     # Which fact about a person a predicate states: the slot a newer one replaces.

@@ -70,7 +70,8 @@ RULES = [
                    r"|am originally|'m originally|’m originally)\s+(?:from|in)\s+(?P<value>.+)",
          "Is from {value}"),
     # Work and study.
-    Rule("role", r"(?:{I})?(?:work|works|am working|'m working|’m working)\s+as\s+(?P<value>.+)",
+    Rule("role", r"(?:{I})?(?:work|works|am working|'m working|’m working)(?:\s+(?:nights|days|full[- ]time"
+                 r"|part[- ]time|remotely|freelance|mostly))?\s+as\s+(?P<value>.+)",
          "Works as {value}"),
     Rule("workplace", r"(?:{I})?(?:work|works|am working|'m working|’m working)\s+(?P<prep>at|for"
                       r"|in)\s+(?P<value>.+)", "Works {prep} {value}"),
@@ -114,6 +115,9 @@ RULES = [
          name=True),
     Rule("status", r"(?:{I})?(?:have|has|'ve got|’ve got|have got)\s+(?P<value>an?\s+(?:girlfriend|boyfriend"
                    r"|partner|fianc[ée]e?)\b.*)", "Has {value}"),
+    Rule("has", r"(?:{I})?(?:just\s+)?(?:adopted|got|rescued)\s+(?P<value>an?\s+(?:[\w-]+\s+){0,3}?(?:dog|cat"
+                r"|puppy|kitten|rabbit|bunny|hamster|parrot|greyhound|labrador|terrier|spaniel|retriever)\b.*)",
+         "Has {value}"),
     Rule("has", rf"(?:{{I}}|we\s+)?(?:have|has|'ve got|’ve got|have got)\s+(?P<value>(?:an?|one|two|three"
                 rf"|four|five|six|\d+)\s+(?P<rel>{RELATIONS})s?\b.*)", "Has {value}"),
     Rule("status", r"(?:{I})?(?:am|'m|’m|is|are|'re|’re|got|just got)\s+(?P<value>(?:married|engaged|divorced"
@@ -246,7 +250,8 @@ ENGLISH = Language(
     rules=RULES,
     lead_in=r"^(?:actually|well|oh|so|and|also|plus|btw|by\s+the\s+way|hi|hello|hey|ok|okay|sorry|oops|no"
             r"|nope|yes|yeah|yep|um+|uh+|er+m?|just\s+so\s+you\s+know|fyi|i\s+mean|correction|wait"
-            r"|good\s+(?:morning|afternoon|evening)|anyway|fun\s+fact|(?:quick\s+)?update)\b[\s,.:!-]*",
+            r"|good\s+(?:morning|afternoon|evening)|anyway|fun\s+fact|(?:quick\s+)?(?:update|intro)|about\s+me"
+            r"|(?:some\s+)?context)\b[\s,.:!-]*",
     clause_split=r"\s*;\s*|,\s+(?:so|because|since|which|as)\s+|,?\s+but\s+|,?\s+(?:and|so)\s+(?=(?:also\s+)?(?:I\b"
                  r"|we\b|I['’]m\b|I['’]ve\b|my\b|work|works|live|lives|study|love|like|enjoy|hate|have"
                  r"|am|moved|honestly|it|it['’]s|there)\b)|\s+[—–]\s+|,\s*(?=(?:I\b|I['’]m\b|I['’]ve\b|we\b|my\b|(?:please\s+)?(?:remember"
@@ -351,13 +356,15 @@ ENGLISH = Language(
           r"|can['’]t\s+hear|didn['’]t\s+catch|misheard|sorry,\s+(?:the|it)\b)",
     particles=r"btw|lol|tbh|honestly|though|haha|lmao",
     aside=r",\s+(?!(?:in|at|for|with|from|near|on)\b)(?-i:[a-z])",
+    carry=r"I['’]m\s+|I\s+am\s+",
+    carried=r"(?:an?|\d+|based|originally|from|married|single|vegan|vegetarian)\b",
     polite=r"^(?:(?:hey|so|ok|okay)\s*,?\s+)?(?:can|could|would|will)\s+you\s+(?:please\s+)?",
     slots={
         "home": r"\b(?:lives?|living|moved|moving|based|relocat\w*)\b",
         "work": r"\b(?:works?|working|job|hired|employed|joined)\b",
         "study": r"\b(?:stud(?:y|ies|ying)|school|university|uni|college|kindergarten|nursery|preschool|grade"
                  r"|graduat\w*)\b",
-        "age": r"\b(?:turn(?:s|ed)?\s+\d+|\d+\s+(?:years?\s+old|yo)|is\s+\d+)\b",
+        "age": r"\b(?:turn(?:s|ed)?\s+\d+|\d+\s+(?:years?\s+old|yo)|is\s+\d+)\b|^\d{1,3}$",
         "status": r"\b(?:married|engaged|divorced|single)\b",
         "like": r"\b(?:loves?|likes?|hates?|adores?|enjoys?|plays?)\b",
     },

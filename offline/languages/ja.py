@@ -6,7 +6,7 @@ from offline.languages.base import Language, Rule
 from offline.text import tidy
 
 NAME = r"(?P<value>[^\s、。！？!?,，]{1,20}?)"
-END = r"(?:です|だ|でございます|だよ|ですよ|ですね|なんです|なんだ)?"
+END = r"(?:です|だ|でございます|だよ|ですよ|ですね|なんです|なんだ|なので|ので)?"
 RELATIONS = (
     r"お母さん|お父さん|お姉さん|お兄さん|母親|父親|婚約者|おばあちゃん|おじいちゃん|子供|子ども|息子|娘"
     r"|祖母|祖父|親友|友達|友人|上司|ペット|主人|旦那|彼氏|彼女|妻|夫|嫁|姉|妹|兄|弟|母|父|犬|猫"
@@ -78,7 +78,7 @@ RULES = [
     Rule("favourite", r"(?:{MY})?(?:一番)?好きな(?P<thing>.+?)は(?P<value>.+?)" + END,
          "好きな{thing}は{value}"),
     Rule("preference", r"(?:{I})?(?P<value>.+?より.+?(?:の)?(?:ほう|方)が好き)" + END, "{value}"),
-    Rule("dislike", r"(?:{I})?(?P<value>.+?)が(?P<verb>大嫌い|嫌い|苦手)" + END, "{value}が{verb}"),
+    Rule("dislike", r"(?:{I})?(?P<value>.+?)[がは](?P<verb>大嫌い|嫌い|苦手)" + END, "{value}が{verb}"),
     Rule("dislike", r"(?:{I})?(?P<value>.+?)が好きじゃ(?:ない|ありません)" + END, "{value}が好きではない"),
     Rule("like", r"(?:{I})?(?P<value>.+?)が(?:とても|すごく|本当に)?(?P<verb>大好き"
                  r"|好き)" + END, "{value}が{verb}"),

@@ -33,7 +33,7 @@ RULES = [
                  r"|bermastautin)\s+(?:di|kat|dekat)\s+(?P<value>.+)",
          "{verb} di {value}"),
     Rule("home", r"(?:{I})?(?:sudah\s+|dah\s+|baru\s+|telah\s+)?(?:pindah"
-                 r"|berpindah)\s+(?:dari\s+.+?\s+)?ke\s+(?P<value>.+)",
+                 r"|berpindah)(?:\s+rumah)?\s+(?:dari\s+.+?\s+)?ke\s+(?P<value>.+)",
          "Tinggal di {value}"),
     Rule("origin", r"(?:{I})?berasal\s+dari\s+(?P<value>.+)", "Berasal dari {value}"),
     Rule("origin", r"(?:{I})?(?:orang|anak\s+jati)\s+(?P<value>.+)", "Orang {value}", capital=True),
@@ -68,8 +68,8 @@ RULES = [
     Rule("family", rf"(?P<rel>{RELATIONS})\s+{{MY}}(?P<value>(?P<verb>\S+)\b.*)", "{rel} {value}"),
     Rule("has", rf"(?:{{I}})?(?:ada|mempunyai|punya)\s+(?P<value>(?:seorang|sepasang|dua|tiga|empat|lima"
                 rf"|\d+|se)\s*(?:orang\s+|ekor\s+)?(?P<rel>{RELATIONS})\b.*)", "Ada {value}"),
-    Rule("status", r"(?:{I})?(?P<value>(?:sudah|telah)\s+berkahwin|bujang|belum\s+berkahwin"
-                   r"|sudah\s+bertunang|bercerai|berkahwin)(?P<rest>.*)", "{value}{rest}"),
+    Rule("status", r"(?:{I})?(?P<value>(?:sudah|dah|telah)\s+berkahwin|bujang|belum\s+berkahwin"
+                   r"|(?:sudah|dah)\s+bertunang|bercerai|berkahwin)(?P<rest>.*)", "{value}{rest}"),
     # Tastes: favourites and "lebih suka" before plain "suka".
     Rule("favourite", r"(?P<thing>[^\d,]{2,30}?)\s+kegemaran(?:\s+{MY})?(?:ialah\s+|adalah\s+"
                       r"|:\s*)?(?P<value>.+)", "{thing} kegemaran: {value}"),

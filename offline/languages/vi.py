@@ -48,6 +48,7 @@ RULES = [
                   r"|nghiên\s+cứu\s+sinh)\b.*)",
          "Là {value}"),
     Rule("role", rf"(?:{{I}})?(?:đang\s+)?làm\s+(?:nghề\s+)?(?P<value>(?:{JOBS})\b.*)", "Làm {value}"),
+    Rule("role", r"(?:{I})?(?:đã\s+|mới\s+|vừa\s+)?chuyển\s+sang\s+làm\s+(?P<value>.+?)(?:\s+rồi)?", "Làm {value}"),
     # "mình làm data analyst ở Grab": a job title in English, then where.
     Rule("role", r"(?:{I})?(?:đang\s+)?làm\s+(?P<value>(?:[A-Za-z][\w&/-]*\s+){0,3}[A-Za-z][\w&/-]{2,}"
                  r"\s+(?:ở|tại"
@@ -63,6 +64,7 @@ RULES = [
          "{attr} {rel} {la} {value}"),
     Rule("family", rf"(?P<rel>{RELATIONS})\s+{{MY}}(?P<value>(?P<verb>tên|là|sống|làm|học|thích|đang|có"
                    r"|sinh|ở|\S+)\b.*)", "{rel} {value}"),
+    Rule("has", r"(?:{I})?(?:mới\s+|vừa\s+)?có\s+(?P<value>(?:em\s+bé|bé|con\s+(?:trai|gái))\b.*)", "Có {value}"),
     Rule("has", rf"(?:{{I}})?có\s+(?P<value>(?:một|hai|ba|bốn|năm|sáu|\d+)\s+(?:đứa\s+|người\s+"
                 rf"|bé\s+)?(?P<rel>{RELATIONS}|nhỏ|nhóc)\b.*)", "Có {value}"),
     Rule("status", r"(?:{I})?(?P<value>(?:đã\s+)?(?:kết\s+hôn|lập\s+gia\s+đình|có\s+gia\s+đình|ly\s+hôn"
@@ -109,7 +111,7 @@ VIETNAMESE = Language(
     code="vi",
     script="latin",
     be=r"\b(?:là|có|đang|bị|được)\b",
-    subject=rf"(?:nhà\s+|bọn\s+|tụi\s+|chúng\s+)?{ME}\s+|chúng\s+tôi\s+|người\s+dùng\s+",
+    subject=rf"(?:nhà\s+|bọn\s+|tụi\s+|chúng\s+|vợ\s+chồng\s+)?{ME}\s+|chúng\s+tôi\s+|người\s+dùng\s+",
     possessive=rf"(?:của\s+)?{ME}\s+",
     relations=RELATIONS,
     rules=RULES,
@@ -117,7 +119,7 @@ VIETNAMESE = Language(
             r"|còn|xin\s+lỗi|nhầm|sửa\s+lại|ok|vâng|dạ|hi|hello)\b[\s,.:!-]*",
     clause_split=r"\s*;\s*|\s*[—–]\s*|\s+mà\s+(?=\S)|,?\s+(?:và|nhưng|còn)\s+(?=(?:tôi|mình|tớ|làm|sống|học|thích|ghét|đang|có)\b)"
                  r"|,\s*(?=(?:tôi|mình|tớ|(?:hãy\s+)?(?:nhớ|ghi\s+nhớ|đừng\s+quên|quên|lưu)|sống|làm|học"
-                 r"|thích|ghét|có|đang|hiện|năm\s+nay|\d)\b)",
+                 r"|thích|ghét|có|đang|hiện|năm\s+nay|đừng|hãy|\d)\b)",
     correcting=r"^(?:thật\s+ra|thực\s+ra|xin\s+lỗi|nhầm|sửa\s+lại|không)\b",
     health=r"\b(?:bệnh|tiểu\s+đường|đái\s+tháo\s+đường|dị\s+ứng|hen\s+suyễn|trầm\s+cảm|lo\s+âu|ung\s+thư"
            r"|thuốc|chẩn\s+đoán|phẫu\s+thuật|mang\s+thai|có\s+bầu|huyết\s+áp|điều\s+trị|cân\s+nặng"
