@@ -159,7 +159,8 @@ class MemoryRewrite(SavedList):
             if looks_garbled(sentence) or language.has("noise", sentence):
                 return
             if language.particles:
-                sentence = re.sub(rf"\s+(?:{language.particles})(?=\s*[…—])", "", sentence, flags=language.flags)
+                sentence = re.sub(rf"\s+(?:{language.particles})(?=\s*[…—])", "", sentence,
+                                  flags=language.flags)
             sentence = spoken(sentence, language.repair)
         question = is_question(sentence)
         body = language.strip_lead_in(tidy(sentence))

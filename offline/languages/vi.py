@@ -48,7 +48,8 @@ RULES = [
                   r"|nghiên\s+cứu\s+sinh)\b.*)",
          "Là {value}"),
     Rule("role", rf"(?:{{I}})?(?:đang\s+)?làm\s+(?:nghề\s+)?(?P<value>(?:{JOBS})\b.*)", "Làm {value}"),
-    Rule("role", r"(?:{I})?(?:đã\s+|mới\s+|vừa\s+)?chuyển\s+sang\s+làm\s+(?P<value>.+?)(?:\s+rồi)?", "Làm {value}"),
+    Rule("role", r"(?:{I})?(?:đã\s+|mới\s+|vừa\s+)?chuyển\s+sang\s+làm\s+(?P<value>.+?)(?:\s+rồi)?",
+         "Làm {value}"),
     # "mình làm data analyst ở Grab": a job title in English, then where.
     Rule("role", r"(?:{I})?(?:đang\s+)?làm\s+(?P<value>(?:[A-Za-z][\w&/-]*\s+){0,3}[A-Za-z][\w&/-]{2,}"
                  r"\s+(?:ở|tại"
@@ -64,7 +65,8 @@ RULES = [
          "{attr} {rel} {la} {value}"),
     Rule("family", rf"(?P<rel>{RELATIONS})\s+{{MY}}(?P<value>(?P<verb>tên|là|sống|làm|học|thích|đang|có"
                    r"|sinh|ở|\S+)\b.*)", "{rel} {value}"),
-    Rule("has", r"(?:{I})?(?:mới\s+|vừa\s+)?có\s+(?P<value>(?:em\s+bé|bé|con\s+(?:trai|gái))\b.*)", "Có {value}"),
+    Rule("has", r"(?:{I})?(?:mới\s+|vừa\s+)?có\s+(?P<value>(?:em\s+bé|bé|con\s+(?:trai|gái))\b.*)",
+         "Có {value}"),
     Rule("has", rf"(?:{{I}})?có\s+(?P<value>(?:một|hai|ba|bốn|năm|sáu|\d+)\s+(?:đứa\s+|người\s+"
                 rf"|bé\s+)?(?P<rel>{RELATIONS}|nhỏ|nhóc)\b.*)", "Có {value}"),
     Rule("status", r"(?:{I})?(?P<value>(?:đã\s+)?(?:kết\s+hôn|lập\s+gia\s+đình|có\s+gia\s+đình|ly\s+hôn"

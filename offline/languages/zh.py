@@ -31,7 +31,8 @@ RULES = [
     Rule("origin", r"(?:{I})?是(?P<value>(?!一个|一名|个)[\u4e00-\u9fff]{1,8})人", "是{value}人"),
     # Work and study.
     Rule("workplace", r"(?:{I})?在(?P<value>.+?)(?:工作|上班|任职)", "在{value}工作"),
-    Rule("workplace", r"(?:{I})?(?:已经|刚)?(?:跳槽到|跳槽去|入职|加入)了?(?P<value>.+?)了?", "在{value}工作"),
+    Rule("workplace", r"(?:{I})?(?:已经|刚)?(?:跳槽到|跳槽去|入职|加入)了?(?P<value>.+?)了?",
+         "在{value}工作"),
     Rule("role", r"(?:{MY})?(?:工作|职业)(?:是|：|:)\s*(?P<value>.+)", "工作是{value}"),
     Rule("role", r"(?:{I})?从事(?P<value>.+)", "从事{value}"),
     Rule("role", r"(?:{I})?是(?:做|搞|干)(?P<value>.+?)的", "做{value}"),
