@@ -52,7 +52,6 @@ from offline.text import (
     own_words,
     script_of,
     split_sentences,
-    spoken,
     tidy,
 )
 
@@ -115,7 +114,7 @@ class MemoryRewrite(SavedList):
         for index, sentence in enumerate(split_sentences(text)):
             self._sentence = (self._turn, index)
             language = self._language(sentence, turn_language)
-            if language.has("greeting", spoken(sentence, "") if self.voice else sentence):
+            if language.has("greeting", language.spoken(sentence) if self.voice else sentence):
                 greeting = True
             self._read_sentence(sentence, language, greeting)
             if self._asking == "sentence":
@@ -161,7 +160,7 @@ class MemoryRewrite(SavedList):
             if language.particles:
                 sentence = re.sub(rf"\s+(?:{language.particles})(?=\s*[…—])", "", sentence,
                                   flags=language.flags)
-            sentence = spoken(sentence, language.repair)
+            sentence = language.spoken(sentence)
         question = is_question(sentence)
         body = language.strip_lead_in(tidy(sentence))
         if language.particles:

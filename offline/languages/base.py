@@ -146,6 +146,8 @@ class Language:
     # "じゃなくて", "아니"), and what says a stretch was misheard ("it cut out", "電波").
     repair: str = ""
     noise: str = ""
+    fillers: str = ""  # hesitations a recogniser writes out ("um", "えーと", "음")
+    bound: str = ""  # words that need what follows a hesitation ("at", "の")
     # "just kidding": takes back the statement before it (laughter alone does not).
     kidding: str = ""
     # A detail that belongs to the fact just read: a name after "I have two kids"
@@ -207,6 +209,44 @@ class Language:
     def has(self, name: str, text: str) -> bool:
         pattern = getattr(self, name)
         return bool(pattern) and bool(self.rx(name).search(text))
+
+    # -- voice --------------------------------------------------------------------------
+
+    def spoken(self, text: str) -> str:
+        """A voice sentence as it was meant: hesitations and repeated words dropped, and a
+        self-repair ("看護師…じゃなくて、薬剤師", "Anna— sorry, Hannah") keeps only what was
+        said last."""
+        if self.fillers:
+            text = re.sub(rf"[,，、]?\s*(?<!\w)(?:{self.fillers})(?!\w)[,，、…]*\s*", self._unfilled, text,
+                          flags=self.flags)
+        previous = None
+        while previous != text:
+            previous = text
+            text = _REPEATED_CJK.sub(r"\1", _REPEATED.sub(r"\1", text))
+        match = self.repair and re.search(rf"(?<=\S)\s*(?:…+|—+|,|、)?\s*(?<![A-Za-z])(?:{self.repair})"
+                                          r"(?![A-Za-z])[\s,，、…]*(?=\S)", text, re.IGNORECASE)
+        if match:
+            said, fixed = text[: match.start()], text[match.end():]
+            # The repaired word is the last one before the repair ("Anna", "看護師"); an
+            # article repeated after it goes with it ("a nurse— no, a paramedic").
+            words = re.split(r"(?<=[\s…—、])", said)
+            cut = len(words) - 1
+            if cut > 0 and words[cut - 1].strip().casefold() == fixed.split(" ")[0].casefold():
+                cut -= 1
+            text = "".join(words[:cut]) + fixed
+        spaced = self.script in ("latin", "hangul")
+        if not spaced:  # "名前は…山本": a pause after a particle joins; elsewhere it is a comma
+            text = re.sub(r"(?<=[はがをにでとのも])\s*(?:…+|\.{3,}|—+)\s*", "", text)
+        return re.sub(r"\s+", " ", _PAUSE.sub(" " if spaced else "、", text)).strip(" ,，、")
+
+    def _unfilled(self, match: re.Match[str]) -> str:
+        """"á, ờ, ở quận": a hesitation between two commas leaves one comma, unless the
+        word before it needs what follows ("a sous chef at, um, a hotel")."""
+        said, before = match.group(0), match.string[: match.start()].rstrip()
+        between = re.match(r"\s*[,，、]", said) and re.search(r"[,，、]\s*$", said)
+        if between and not (self.bound and re.search(rf"(?:{self.bound})$", before, self.flags)):
+            return said.strip()[0] + (" " if said.strip()[0] == "," else "")
+        return " " if self.script in ("latin", "hangul") else ""
 
     # -- reading clauses --------------------------------------------------------------
 
@@ -340,6 +380,13 @@ def _family_attr(groups: dict[str, str], script: str) -> str:
         return rest[-3:]
     words = rest.split()
     return words[0] if words else ""
+
+
+# A word said twice across a pause ("I'm— I'm", "저는… 저는", "就…就").
+_REPEATED = re.compile(r"(?<![\w'’])([\w'’]+(?:\s+[\w'’]+)?)\s*(?:[—–]|…+|\.{2,}|,)?\s+\1(?![\w'’])",
+                       re.IGNORECASE)
+_REPEATED_CJK = re.compile(r"([\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]{1,4})\s*(?:…+|—+|、)\s*\1")
+_PAUSE = re.compile(r"\s*(?:…+|\.{3,}|—+|–)\s*")
 
 
 _CACHE: dict[tuple[str, str], re.Pattern[str]] = {}

@@ -350,6 +350,8 @@ ENGLISH = Language(
     ],
     no_longer=r"\b(?:no\s+longer|anymore|any\s+more)\b",
     negators=r"\b(?:no\s+longer|don['’]t|do\s+not|doesn['’]t|does\s+not|not|anymore|any\s+more)\b",
+    fillers=r"uh+|um+|erm+|er|hmm+|ah+",
+    bound=r"\b(?:at|in|on|to|for|with|of|from|a|an|the|and)",
     repair=r"no|sorry|I\s+mean|wait|or\s+rather",
     noise=r"\b(?:it\s+cut\s+out|cutting\s+out|(?:line|signal|connection|mic)\s+(?:is\s+|was\s+|['’]s\s+)?"
           r"(?:bad|breaking\s+up|terrible)|(?:car|traffic|wind)(?:['’]s|\s+is)\s+(?:really\s+|so\s+)?loud"

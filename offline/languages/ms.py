@@ -177,6 +177,8 @@ MALAY = Language(
            rf"(?:{ME}\s+)?(?:dah\s+|sudah\s+|telah\s+)?(?:putus|bercerai|berpisah)\s+dengan\s+(?P<who>.+)"],
     no_longer=r"\b(?:dah|sudah)\s+(?:tak|tidak)\b|\b(?:tidak|tak|bukan)\s+lagi\b",
     negators=r"\b(?:dah|sudah)\s+(?:tak|tidak)\b|\b(?:tidak|tak|bukan)\s+lagi\b|\blagi$",
+    fillers=r"erm+|em|hmm+",
+    bound=r"\b(?:kat|di|ke|dari|dan)",
     repair=r"eh,?\s*bukan|eh,?\s*silap|maksud\s+saya",
     noise=r"line\s+tak\s+clear|tak\s+clear|salah\s+dengar|eh\s+apa\s+tu|apa\s+tu|tak\s+dengar|putus-putus|bising",
     particles=r"la|lah|je|jer|kan|ni|tu|ye|ya|kot|hehe",

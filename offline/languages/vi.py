@@ -179,6 +179,8 @@ VIETNAMESE = Language(
            rf"(?:{ME}\s+)?(?:đã\s+)?(?:nghỉ\s+việc|nghỉ\s+làm)\s+(?:ở|tại)\s+(?P<who>[^,]+?)(?:\s+rồi)?(?:,.*)?"],
     no_longer=r"\bkhông\s+còn\b|\bnữa\b",
     negators=r"\b(?:không\s+còn|không|nữa)\b",
+    fillers=r"ờ+|ừm+|ơ+",
+    bound=r"\b(?:ở|tại|của|và|với)",
     repair=r"à\s+không|à\s+nhầm|ý\s+(?:mình|tôi)\s+là|nhầm",
     noise=r"rè\s*rè|xẹt|nghe\s+không\s+rõ|không\s+nghe\s+rõ|gì\s+đó|mà\s+thôi|sóng\s+yếu|mất\s+sóng",
     particles=r"á|nha|nhé|nhá|ạ|mà|đó|nè|hen|ha",
