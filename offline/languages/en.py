@@ -103,7 +103,7 @@ RULES = [
     # Family and relationships.
     Rule("family", rf"{{MY}}(?P<rel>{RELATIONS})(?:'s|’s)\s+name\s+is\s+{NAME}", "{rel}'s name is {value}",
          name=True),
-    Rule("family", rf"{{MY}}(?P<rel>{RELATIONS})\s+is\s+(?:called|named)\s+{NAME}",
+    Rule("family", rf"{{MY}}(?P<rel>{RELATIONS})(?:\s+is|['’]s)\s+(?:called|named)\s+{NAME}",
          "{rel}'s name is {value}", name=True),
     Rule("family", rf"{{MY}}(?P<rel>{RELATIONS})(?:'s|’s)\s+(?P<attr>[\w ]{{2,30}}?)\s+(?P<verb>is|are|was)"
                    r"\s+(?P<value>.+)", "{rel}'s {attr} {verb} {value}"),
@@ -143,6 +143,10 @@ RULES = [
                  rf"|am planning|'m planning|’m planning|intend|intends|dream|dreams|aim|aims|am hoping"
                  rf"|'m hoping|’m hoping)\s+(?:to\s+)?(?P<value>{GOAL_VERBS}\b.+)",
          "{verb3} to {value}"),
+    # Something under way: "we're expecting our first baby", "I'm writing a novel".
+    Rule("ongoing", r"(?:{I})?{BE}\s+(?:currently\s+|now\s+)?(?P<value>(?:expecting|renovating|building"
+                    r"|writing|organi[sz]ing|saving\s+for|applying\s+for|house\s+hunting|job\s+hunting)\b.+)",
+         "Is {value}"),
     Rule("goal", r"(?:{I}|we\s+)?{BE}\s+(?P<value>(?:training|preparing"
                  r"|studying)\s+for\s+.+)", "Is {value}"),
     Rule("goal", r"(?:{I})?{BE}\s+aiming\s+to\s+(?P<value>.+)", "Is aiming to {value}"),
@@ -234,7 +238,10 @@ def prefers(order: str) -> str:
 
 def derive(groups: dict[str, str]) -> dict[str, str]:
     if "value" in groups:
-        groups = {**groups, "value": re.sub(r"\bmy\b", "their", groups["value"])}
+        # The value speaks of the user: "my first novel" → "their first novel"; a comma
+        # before where ("a data engineer, at Ocado") is only a pause.
+        value = re.sub(r"\b(?:my|our)\b", "their", groups["value"])
+        groups = {**groups, "value": re.sub(r",\s+(?=(?:in|at|for|with)\b)", " ", value)}
     if "verb" in groups:
         groups = {**groups, "verb3": third_person(groups["verb"])}
     return groups
@@ -254,7 +261,7 @@ ENGLISH = Language(
             r"|(?:some\s+)?context)\b[\s,.:!-]*",
     clause_split=r"\s*;\s*|,\s+(?:so|because|since|which|as)\s+|,?\s+but\s+|,?\s+(?:and|so)\s+(?=(?:also\s+)?(?:I\b"
                  r"|we\b|I['’]m\b|I['’]ve\b|my\b|work|works|live|lives|study|love|like|enjoy|hate|have"
-                 r"|am|moved|honestly|it|it['’]s|there)\b)|\s+[—–]\s+|,\s*(?=(?:I\b|I['’]m\b|I['’]ve\b|we\b|my\b|(?:please\s+)?(?:remember"
+                 r"|am|moved|honestly|it|it['’]s|he['’]s|she['’]s|they['’]re|there)\b)|\s+[—–]\s+|,\s*(?=(?:I\b|I['’]m\b|I['’]ve\b|we\b|my\b|(?:please\s+)?(?:remember"
                  r"|don['’]t\s+forget|note|keep\s+in\s+mind|forget)\b))",
     correcting=r"^(?:actually|sorry|i\s+mean|correction|wait|oops|no)\b",
     health=r"\b(?:diabet\w*|allerg\w*|asthma|depress\w*|anxiety|cancer|medicat\w*|medicine|pills?"
@@ -339,7 +346,7 @@ ENGLISH = Language(
     change=r"\b(?:started|starts|moved|joined|graduated|turned|turns|began|got\s+(?:married|engaged|a\s+job)"
            r"|switched|quit|left)\b",
     kidding=r"\b(?:just\s+kidding|jk|kidding|i['’]m\s+joking|only\s+joking)\b",
-    when=r"\b(?:last\s+(?:week(?:end)?|month|year|spring|summer|autumn|fall|winter)|(?:a\s+(?:few|couple\s+of)"
+    when=r"\b(?:(?:last|this|in\s+the)\s+(?:spring|summer|autumn|fall|winter)|last\s+(?:week(?:end)?|month|year)|(?:a\s+(?:few|couple\s+of)"
          r"\s+|\d+\s+|two\s+|three\s+)?(?:days?|weeks?|months?|years?)\s+ago|a\s+while\s+ago|recently"
          r"|these\s+days|nowadays|currently|this\s+year)\b",
     ended=[
@@ -353,10 +360,10 @@ ENGLISH = Language(
     fillers=r"uh+|um+|erm+|er|hmm+|ah+",
     bound=r"\b(?:at|in|on|to|for|with|of|from|a|an|the|and)",
     repair=r"no|sorry|I\s+mean|wait|or\s+rather",
-    noise=r"\b(?:it\s+cut\s+out|cutting\s+out|(?:line|signal|connection|mic)\s+(?:is\s+|was\s+|['’]s\s+)?"
+    noise=r"\b(?:it\s+cut\s+out|cutting\s+out|bad\s+line|(?:line|signal|connection|mic)\s+(?:is\s+|was\s+|['’]s\s+)?"
           r"(?:bad|breaking\s+up|terrible)|(?:car|traffic|wind)(?:['’]s|\s+is)\s+(?:really\s+|so\s+)?loud"
           r"|can['’]t\s+hear|didn['’]t\s+catch|misheard|sorry,\s+(?:the|it)\b)",
-    particles=r"btw|lol|tbh|honestly|though|haha|lmao",
+    particles=r"btw|lol|tbh|honestly|though|haha|lmao|now",
     aside=r",\s+(?!(?:in|at|for|with|from|near|on)\b)(?-i:[a-z])",
     carry=r"I['’]m\s+|I\s+am\s+",
     carried=r"(?:an?|\d+|based|originally|from|married|single|vegan|vegetarian)\b",

@@ -50,8 +50,8 @@ RULES = [
     # No particle before the noun: "私の妻は医者です" is about the wife, read below.
     Rule("study", r"(?:{I})?(?P<value>[^のはがをにでと]*?(?:学生|大学生|大学院生|高校生|中学生"
                   r"|院生))" + END, "{value}"),
-    Rule("role", rf"(?:{{I}})?(?P<value>[^のはがをにでと]{{0,10}}?(?:{JOBS}))(?:です|だ|をしています"
-                 rf"|をしている)",
+    Rule("role", rf"(?:{{I}})?(?P<value>[^のはがをにでと]{{0,10}}?(?:{JOBS}))"
+                 rf"(?:です|だ|をして(?:います|いる|ます|まして|て))",
          "仕事は{value}"),
     Rule("learning", r"(?:{I})?(?P<value>.+?)を(?:勉強して|学んで|習って)(?:います|いる|る|おります)",
          "{value}を勉強している"),
@@ -85,6 +85,7 @@ RULES = [
     Rule("like", r"(?:{I})?(?P<value>.+?)を愛して(?:います|いる)", "{value}を愛している"),
     # Goals.
     Rule("goal", r"(?:{MY})?(?P<g>目標|夢)は(?P<value>.+?)" + END, "{g}は{value}"),
+    Rule("goal", r"(?:{I})?(?P<value>.+?)(?:の|こと)が(?:私の)?(?P<g>目標|夢)" + END, "{g}は{value}こと"),
     Rule("goal", r"(?:{I})?(?P<value>.+?)に(?:なりたい)(?:です|と思っています)?", "{value}になりたい"),
     Rule("goal", r"(?:{I})?(?P<value>.+?)を目指して(?:います|いる)", "{value}を目指している"),
     # "私は田中花子です" only after a greeting ("はじめまして、私は田中花子です").

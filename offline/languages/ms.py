@@ -65,6 +65,8 @@ RULES = [
     Rule("family", rf"(?P<attr>hari\s+jadi|tarikh\s+lahir|nama|umur"
                    rf"|pekerjaan)\s+(?P<rel>{RELATIONS})\s+{{MY}}(?P<value>(?:ialah\s+|adalah\s+|pada\s+"
                    rf"|ialah\s+pada\s+)?.+)", "{attr} {rel} {value}"),
+    Rule("family", rf"(?P<rel>{RELATIONS})\s+{{MY}}(?:nama|bernama)\s+(?:dia\s+)?{NAME}",
+         "{rel} bernama {value}", name=True),
     Rule("family", rf"(?P<rel>{RELATIONS})\s+{{MY}}(?P<value>(?P<verb>\S+)\b.*)", "{rel} {value}"),
     Rule("has", rf"(?:{{I}})?(?:ada|mempunyai|punya)\s+(?P<value>(?:seorang|sepasang|dua|tiga|empat|lima"
                 rf"|\d+|se)\s*(?:orang\s+|ekor\s+)?(?P<rel>{RELATIONS})\b.*)", "Ada {value}"),
