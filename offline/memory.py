@@ -169,38 +169,10 @@ class MemoryRewrite(SavedList):
         if question and language.polite and language.has("standing", body) and language.has("polite", body):
             # "can you keep your answers short from now on?" asks for a standing rule.
             body, question = tidy(language.rx("polite").sub("", body, count=1).rstrip("?？ ")), False
+        if body and not question and memory_request_in(body) is None:
+            body = self._scoped_or_corrected(body, language, greeting)
         if not body:
             return
-        if not question and not self._request(body, language):
-            if language.has("scene", body):
-                # A detail from one scene never becomes a trait (seed 004); it is only
-                # kept if the user then asks for it to be remembered.
-                self._note(body, language, greeting)
-                return
-            if language.has("story", body):
-                self._note(body, language, greeting)
-                self._scoped(body, language)
-                return
-            for correction in language.rx_list("corrections"):
-                match = correction.search(body)
-                if not match:
-                    continue
-                joint = "" if language.script in ("han", "kana") else " "
-                restated = tidy(body[: match.start()] + joint + match.group("new"))
-                facts = self._facts(language.strip_lead_in(restated), language, greeting=True)
-                # "I'm a teaching assistant, not a teacher": a restated fact takes the place
-                # of the line in its slot; otherwise the old value is replaced in its line.
-                if not facts and self._correct(match.group("old"), match.group("new"), body, language,
-                                   more=match.groupdict().get("more") or ""):
-                    self._note(body, language, greeting)
-                    return
-                # Otherwise it is a plain statement of the new value.
-                body = restated
-                break
-            else:
-                if (self._correcting or language.has("standing", body)) and self._recolour(body, language):
-                    self._note(body, language, greeting)
-                    return
         if question:
             # "I live in Hanoi — any good cafés nearby?": a statement may come before the
             # question; the asking part itself is never a fact.
@@ -213,9 +185,38 @@ class MemoryRewrite(SavedList):
         for clause in _clauses(body, language):
             self._read_clause(language.strip_lead_in(clause), language, greeting, question)
 
-    @staticmethod
-    def _request(body: str, language: Language) -> bool:
-        return memory_request_in(body) is not None
+    def _scoped_or_corrected(self, body: str, language: Language, greeting: bool) -> str:
+        """A scene detail, a story-scoped statement or a correction, handled here; what
+        is left to read as plain statements ("" when nothing is)."""
+        if language.has("scene", body):
+            # A detail from one scene never becomes a trait (seed 004); it is only kept
+            # if the user then asks for it to be remembered.
+            self._note(body, language, greeting)
+            return ""
+        if language.has("story", body):
+            self._note(body, language, greeting)
+            self._scoped(body, language)
+            return ""
+        for correction in language.rx_list("corrections"):
+            match = correction.search(body)
+            if not match:
+                continue
+            joint = "" if language.script in ("han", "kana") else " "
+            restated = tidy(body[: match.start()] + joint + match.group("new"))
+            # "I'm a teaching assistant, not a teacher": a restated fact takes the place of
+            # the line in its slot; otherwise the old value is replaced in its line, and
+            # with nothing saved to correct it is a plain statement of the new value.
+            if self._facts(language.strip_lead_in(restated), language, greeting=True):
+                return restated
+            if self._correct(match.group("old"), match.group("new"), body, language,
+                             more=match.groupdict().get("more") or ""):
+                self._note(body, language, greeting)
+                return ""
+            return restated
+        if (self._correcting or language.has("standing", body)) and self._recolour(body, language):
+            self._note(body, language, greeting)
+            return ""
+        return body
 
     def _read_clause(self, clause: str, language: Language, greeting: bool, question: bool) -> None:
         if not clause:
