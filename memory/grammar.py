@@ -1,25 +1,31 @@
-"""Does a user message ask Whizi to remember, or to forget, something? (docs/DESIGN.md §2.3)
+"""Memory's one grammar of requests: does a clause ask Whizi to remember, or to forget,
+something, and what? (docs/DESIGN.md §2.3)
 
-The seeds name the phrases per language (docs/STRINGS.md); these patterns catch their
-natural variants — politeness forms, "please …", "can you …", a trailing "…, remember
-that" — while a mere mention does not fire: "I can't remember where I parked",
-"tôi không nhớ", "我记不住", "覚えていない", "기억이 안 나", "saya tak ingat".
+The trigger uses it to run a pass right away; the offline memory model uses it to
+read what the request names. One clause at a time, in six languages:
 
-Languages with spaces are matched at the start of a clause (after optional fillers
-such as "ok", "please", "can you"), because the same verbs also appear in plain
-statements whose subject is the user ("I remember…", "tôi nhớ…"). Chinese, Japanese
-and Korean are matched by the request forms of the verb itself (覚えて+ください,
-기억해+줘), with the first-person statements screened out.
+- English, Vietnamese and Malay put the verb first: "(please) remember (that) X",
+  "forget (about) X", "save X in your memory", "xóa X đi", "lupakan pasal X".
+- Chinese puts it first or uses 把: "记住X", "把X忘了", "X的事别提了".
+- Japanese and Korean put it last: "Xを覚えておいて", "X 기억해 줘", "X는 잊어 줘".
 
-A false positive costs one extra background pass; a false negative delays a fact
-until the next multiple of 6 turns. Mentions must not fire; beyond that the patterns
-lean towards firing.
+A request's content is what to remember or forget, with its complement ("that",
+"rằng", "bahawa") and politeness ("please", "nhé", "ya") trimmed. It is empty when the
+request points at something said ("remember that", "이거 기억해 줘"): the model then
+reads the statement before it, or the one right after it in the same message.
+
+A mere mention does not fire: "I can't remember where I parked", "tôi không nhớ",
+"我记不住", "覚えていない", "기억이 안 나", "saya tak ingat", "remember?". A false
+positive costs one extra background pass; a false negative delays a fact until the
+next multiple of 6 turns, so beyond mentions the patterns lean towards firing.
+This module is pure: text in, answer out.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
 from enum import Enum
 
 
@@ -28,193 +34,304 @@ class MemoryRequest(Enum):
     FORGET = "forget"
 
 
-# A clause starts at the start of the message or after sentence punctuation or a comma.
-_CLAUSE = r"(?:^|(?<=[.!?;:。！？；：\n,，、()\"“”«»]))\s*"
+@dataclass(frozen=True)
+class RequestFound:
+    kind: MemoryRequest
+    content: str  # what to remember or forget; "" when it refers to a statement
+    language: str
+    everything: bool = False  # "forget everything (about me)"
+
+
+R, F = MemoryRequest.REMEMBER, MemoryRequest.FORGET
+_FLAGS = re.IGNORECASE
+
+
+@dataclass(frozen=True)
+class _Words:
+    """One language's request words. Each form has a `content` group."""
+
+    forms: list[tuple[MemoryRequest, str]]
+    anaphora: str  # a content that points at a statement ("that", "điều đó", "それ")
+    names: str  # "my name": points at the name just given (remember only)
+    everything: str  # "everything about me": forget the whole list
+    topic: str  # "everything about", "pasal", "のこと": trimmed from a content
+    tail: str  # politeness and particles trimmed from a content's end
+    complement: str = ""  # "that", "rằng", "bahawa": the word before a stated content
+    self_subject: str = ""  # "저는 … 기억해요" is the user speaking of themselves
+    asks: str = ""  # a question that is still a request ("can you remember …?")
+
+
+def _forms(kind: MemoryRequest, *patterns: str) -> list[tuple[MemoryRequest, str]]:
+    return [(kind, pattern) for pattern in patterns]
+
+
+_C = r"(?P<content>.*?)"  # a content, shortest first so the tail can be trimmed
 
 # ---------------------------------------------------------------- English
 _EN_LEAD = (
-    r"(?:(?:hey|hi|ok|okay|so|and|also|oh|btw|by the way|whizi|please|pls|plz|kindly|now|"
-    r"just|but|then|actually|and also)\b[\s,!]*)*"
-    r"(?:(?:can|could|would|will) you(?: please)?\s+|i (?:want|need|would like|'d like) you to\s+|"
-    r"make sure (?:you |to )?|be sure to\s+|try to\s+)?"
-    r"(?:(?:please|pls|also|always)\s+)?"
+    r"^(?:(?:hey|hi|ok|okay|so|and|also|oh|btw|by the way|whizi|please|pls|plz|kindly|now|just|but|then"
+    r"|actually|yeah|yes|anyway|one more thing)\b[\s,!]*)*"
+    r"(?:(?:can|could|would|will) you(?: please)?\s+|i (?:want|need|would like|'d like) you to\s+"
+    r"|make sure (?:you |to )?|be sure to\s+|try to\s+)?(?:(?:please|pls|also|always)\s+)?"
 )
-_EN_REMEMBER = (
-    r"(?:remember\b(?!\s*\?)(?!\s+(?:when|how|what|where|who|whether|if|the time|the day)\b)"
-    r"|(?:don'?t|do not|never) forget\b"
-    r"|note (?:that|this|down)\b|take (?:a )?note\b|make a note\b|keep in mind\b|bear in mind\b"
-    r"|(?:write|jot|put) (?:that|this|it) down\b|memori[sz]e\b"
-    r"|(?:save|keep|store|put|add|commit)\b[^.!?\n]{0,40}?\b(?:in|to|into) (?:your |the )?memory\b)"
-)
-_EN_FORGET = (
-    r"(?:forget\b(?!\s+(?:about\s+)?it\s*(?:[.!,]|$))"
-    r"|(?:delete|remove|erase|wipe|drop|clear)\b[^.!?\n]{0,40}?\b(?:from|in|out of) "
-    r"(?:your |the )?memory\b"
-    r"|(?:don'?t|do not|stop) remember(?:ing)?\b)"
+_EN_MEMORY = r"(?:your |the |my )?memory"
+ENGLISH = _Words(
+    forms=_forms(F,
+                 _EN_LEAD + r"forget\b(?!\s+(?:about\s+)?it\s*[.!,]*$)(?:\s+about)?[\s:,]*" + _C
+                 + rf"(?:\s+(?:from|in) {_EN_MEMORY})?",
+                 _EN_LEAD + r"(?:unlearn|stop remembering|don'?t remember|do not remember)\b[\s:,]*" + _C,
+                 _EN_LEAD + rf"(?:delete|remove|erase|wipe|drop|clear)\s+{_C}\s+(?:from|in|out of)"
+                 rf" {_EN_MEMORY}",
+                 _EN_LEAD + r"(?:don'?t|do not|never)\s+(?:bring up|mention|talk about|ask about)\s+"
+                 + _C + r"\s+(?:again|anymore|any more|ever again)")
+    + _forms(R,
+             _EN_LEAD + r"(?:remember|memori[sz]e|(?:don'?t|do not|never) forget)\b"
+             r"(?!\s*\?)(?!\s+(?:when|how|what|where|who|whether|if|the time|the day)\b)[\s:,]*" + _C,
+             _EN_LEAD + r"(?:note(?: down)?|take (?:a )?note(?: of)?|make a note(?: of)?|write down"
+             r"|jot down)(?=[\s:,]|$)[\s:,]*" + _C,
+             _EN_LEAD + r"(?:write|jot|put) (?P<content>that|this|it) down\b",
+             _EN_LEAD + r"(?:keep|bear) (?:(?P<content>that|this|it) )?in mind\b[\s:,]*(?:that\s+)?"
+             r"(?P<rest>.*?)",
+             _EN_LEAD + rf"(?:save|keep|store|put|add|commit)\s+{_C}\s+(?:in|to|into) {_EN_MEMORY}"
+             r"(?:[\s:,]+(?P<rest>.+))?",
+             _EN_LEAD + rf"(?:save|keep|store|put|add) (?:in|to|into) {_EN_MEMORY}[\s:,]*(?:that\s+)?" + _C),
+    anaphora=r"(?:that|this|it|that one|this one|what i (?:just )?said|all (?:of )?(?:that|this)"
+             r"|everything i (?:just )?said|that about me|(?:those|these|that|this|the) (?:names?|dates?"
+             r"|details?|facts?|things?|ones?|points?)|him|her|them|that person)",
+    names=r"my (?:name|names|birthday|details)",
+    everything=r"(?:everything|all|all of it|everything about me|all about me|everything you know"
+               r"(?: about me)?|all my data|anything about me)",
+    topic=r"^(?:(?:everything|anything|all|what i said|the (?:fact|part|bit)) (?:about|that|on)|about)\s+",
+    tail=r"(?:(?:^|\s+)(?:please|for me|ok|okay|thanks|thank you|for later|for next time|too|as well|down"
+         r"|at all|yeah|right|from now on|going forward|in future|for the future))+$"
+         r"|\s+(?:so|because|since|as|for|in case)\b.*$",
+    asks=r"^(?:\w+\s+)*?(?:can|could|would|will) you\b",
+    complement=r"^(?:that|this)\s*[:,]?\s+|^:\s*",
 )
 
 # ---------------------------------------------------------------- Vietnamese
 _VI_LEAD = (
-    r"(?:(?:à|ờ|ừ|ok|okay|vậy|và|còn|nhân tiện|nhân đây|này|ê|whizi|bạn|cậu|mày)"
-    r"\b\s*,?\s*)*"
-    r"(?:(?:hãy|làm ơn|xin|vui lòng|nhớ là|giúp tôi|giúp mình|giùm tôi|giùm mình)\s+)*"
+    r"^(?:(?:à|ờ|ừ|ok|okay|vậy|và|còn|nhân tiện|nhân đây|này|ê|whizi|bạn|cậu|mày|à mà|mà)\b\s*,?\s*)*"
+    r"(?:(?:hãy|làm ơn|xin|vui lòng|giúp tôi|giúp mình|giùm tôi|giùm mình|bạn hãy|nhớ là)\s+)*"
 )
-_VI_REMEMBER = (
-    r"(?:(?:ghi nhớ|nhớ)\s+(?:giúp|giùm|dùm|hộ|điều|chuyện|việc|cái|rằng|là|kỹ|kĩ|lấy|cho|"
-    r"nhé|nha|nhá|nhe|đấy|đó|này|tên|thông tin)\b"
-    r"|ghi nhớ\b|(?:đừng|chớ|không được) quên\b"
-    r"|(?:lưu|giữ|ghi)\b[^.!?\n]{0,40}?(?:vào|trong) (?:bộ nhớ|trí nhớ)"
-    r"|(?:ghi|lưu) lại\b)"
-)
-# A trailing request particle is a request wherever it stands: "…, nhớ nhé".
-_VI_REMEMBER_ANYWHERE = r"\bnhớ (?:nhé|nha|nhá|nhe|giùm|giúp|hộ|dùm)\b|\bđừng quên\b"
-_VI_FORGET = (
-    r"(?:quên\s+(?:điều|chuyện|việc|cái|thông tin|hết|tất cả|mọi|đi|rằng|là|tên|giúp|giùm)\b"
-    r"|quên\b[^.!?\n]{0,40}?\bđi\b"
-    r"|(?:xóa|xoá)\b[^.!?\n]{0,40}?(?:khỏi|trong) (?:bộ nhớ|trí nhớ)"
-    r"|(?:đừng|không cần) nhớ\b)"
+_VI_HELP = r"(?:\s+(?:giúp|giùm|dùm|hộ)(?:\s+(?:tôi|mình|em|tớ))?)?"
+_VI_MEMORY = r"(?:bộ nhớ|trí nhớ)"
+VIETNAMESE = _Words(
+    forms=_forms(F,
+                 _VI_LEAD + r"(?:quên(?=\s+(?:điều|chuyện|việc|cái|thông tin|hết|tất cả|mọi|đi|rằng|là"
+                 r"|tên|giúp|giùm|về)\b|.*\bđi$)|đừng nhớ|không cần nhớ)\b" + _VI_HELP
+                 + r"(?:\s+(?:đi|chuyện|việc|điều|là|rằng|về)\b)*[\s:,]*" + _C,
+                 _VI_LEAD + rf"(?:xóa|xoá|bỏ)\s+{_C}\s+(?:khỏi|trong) {_VI_MEMORY}",
+                 _VI_LEAD + rf"(?:xóa|xoá)\s+{_C}\s+đi",
+                 _VI_LEAD + rf"đừng\s+(?:nhắc|nhắc lại|nhắc tới|nhắc đến|nói về)\s+{_C}\s+(?:nữa|lại)")
+    + _forms(R,
+             _VI_LEAD + r"(?:ghi nhớ|nhớ(?=\s+(?:giúp|giùm|dùm|hộ|điều|chuyện|việc|cái|rằng|là|kỹ|kĩ|lấy"
+             r"|cho|nhé|nha|nhá|nhe|đấy|đó|này|tên|thông tin)\b|\s*[:,]|$)|đừng quên|chớ quên"
+             r"|không được quên|ghi lại|ghi chú|lưu lại|lưu)\b"
+             + _VI_HELP + r"(?:\s+(?:rằng|là)\b)?[\s:,]*" + _C,
+             _VI_LEAD + rf"(?:lưu|giữ|ghi)\s+{_C}\s+(?:vào|trong) {_VI_MEMORY}"),
+    anaphora=r"(?:điều đó|điều này|cái đó|cái này|chuyện đó|chuyện này|việc đó|việc này|nó|đó|này"
+             r"|những gì (?:tôi|mình) vừa nói|thông tin này|người đó|anh ấy|cô ấy|ông ấy|bà ấy)",
+    names=r"tên (?:tôi|mình|của tôi|của mình)",
+    everything=r"(?:tất cả|hết|mọi thứ|mọi điều|tất cả về (?:tôi|mình)|hết mọi thứ|hết đi)",
+    topic=r"^(?:chuyện|việc|điều|về|hết chuyện|mọi thứ về)\s+",
+    tail=r"(?:\s*\b(?:nhé|nha|nhá|nhe|đi|giùm|giúp|nữa|luôn|bạn|nhé bạn|khỏi bộ nhớ|khỏi trí nhớ))+$",
+    complement=r"^(?:rằng|là)\s+",
 )
 
 # ---------------------------------------------------------------- Malay
 _MS_LEAD = (
-    r"(?:(?:tolong|sila|boleh|awak|kamu|anda|whizi|ok|okey|oh|dan|juga|jadi|eh|hai|"
-    r"mulai sekarang)\b\s*,?\s*)*"
+    r"^(?:(?:tolong|sila|boleh|awak|kamu|anda|whizi|ok|okey|oh|dan|juga|jadi|eh|hai|mulai sekarang)\b"
+    r"\s*,?\s*)*"
 )
-_MS_REMEMBER = (
-    r"(?:ingat(?:lah)?\b(?!\s+(?:tak|tidak|x|ke|kah)\b)(?!\s*\?)"
-    r"|jangan (?:lupa|lupakan|sampai lupa)\b"
-    r"|simpan\b[^.!?\n]{0,40}?dalam (?:ingatan|memori)"
-    r"|(?:catat|catatkan)\b|ambil perhatian\b)"
-)
-_MS_FORGET = (
-    r"(?:lupakan\b(?!\s+(?:saja|sahaja|je|jelah)\s*(?:[.!,]|$))"
-    r"|(?:padam|padamkan|buang|hapus|hapuskan)\b[^.!?\n]{0,40}?(?:dari|daripada) "
-    r"(?:ingatan|memori)"
-    r"|jangan ingat\b)"
+_MS_MEMORY = r"(?:ingatan|memori)(?:\s+(?:awak|anda|kamu))?"
+MALAY = _Words(
+    forms=_forms(F,
+                 _MS_LEAD + r"(?:lupakan(?:lah)?\b(?!\s+(?:saja|sahaja|je|jelah)\s*$)|jangan ingat\b)"
+                 r"(?:\s+(?:tentang|pasal|mengenai|bahawa|yang))?[\s:,]*" + _C,
+                 _MS_LEAD + rf"(?:padam(?:kan)?|buang(?:kan)?|hapus(?:kan)?)\s+{_C}\s+(?:dari|daripada)"
+                 rf"\s+{_MS_MEMORY}",
+                 _MS_LEAD + rf"jangan\s+(?:sebut|cakap pasal|ungkit)\s+{_C}\s+(?:lagi)")
+    + _forms(R,
+             _MS_LEAD + r"(?:ingat(?:lah)?\b(?!\s+(?:tak|tidak|x|ke|kah)\b)|jangan (?:lupa|lupakan"
+             r"|sampai lupa)\b|catat(?:kan)?\b|hafal\b|ambil perhatian\b)(?:\s+(?:bahawa|yang|ya|ye"
+             r"|tau|ok)\b)*[\s:,]*" + _C,
+             _MS_LEAD + rf"simpan(?:kan)?\s+{_C}\s*(?:dalam|dlm|ke dalam)\s+{_MS_MEMORY}",
+             _MS_LEAD + rf"simpan(?:kan)?\s+(?:dalam|dlm|ke dalam)\s+{_MS_MEMORY}\b[\s:,]*(?:bahawa\s+)?"
+             + _C),
+    anaphora=r"(?:itu|ini|perkara itu|perkara ini|hal itu|apa yang saya (?:kata|cakap)|dia|orang itu)",
+    names=r"nama (?:saya|aku)",
+    everything=r"(?:semua|semuanya|segala-galanya|semua tentang saya|segalanya)",
+    topic=r"^(?:tentang|pasal|mengenai|bahawa|yang)\s+",
+    tail=r"(?:\s+(?:ya|ye|tau|ok|okey|boleh|tolong|je|lah|dari ingatan|daripada ingatan))+$",
+    asks=r"^(?:boleh|bolehkah)\b",
+    complement=r"^(?:bahawa|yang)\s+",
 )
 
 # ---------------------------------------------------------------- Chinese (simplified)
-_ZH_REMEMBER = re.compile(
-    r"记住|记下来|记下|记一下|记好|牢记|别忘|不要忘|千万别忘|请记得|要记得|一定记得"
-    r"|(?:保存|存|放|留|记)(?:到|在|进)?[^。！？\n]{0,10}?记忆"
+_ZH_LEAD = (r"^(?:(?:好的|那个|对了|另外|还有|嗯|哦)[，,\s]*)*(?:从现在(?:开始|起)|以后|今后)?[，,\s]*"
+            r"(?:请你?|麻烦你?|你|帮我|给我|我希望你|我想让你|你要|一定要|要|千万)*")
+_ZH_END = r"(?:吧|哦|啊|哈|呀|一下|好吗|好不好)*"
+CHINESE = _Words(
+    forms=_forms(F,
+                 _ZH_LEAD + r"(?:忘记|忘掉|忘了|别记着|不要记住|别记住|别再记着"
+                 r"|从记忆(?:里|中)?(?:删除|删掉|去掉|抹去)|删除|删掉)" + _C + _ZH_END,
+                 _ZH_LEAD + r"把" + _C + r"(?:忘了|忘掉|忘记|从记忆(?:里|中)?(?:删除|删掉|去掉)"
+                 r"|删掉|删了|删除)" + _ZH_END,
+                 r"^" + _C + r"(?:的事情?|的事儿)?(?:以后)?(?:别|不要)再?提(?:了|起)?" + _ZH_END)
+    + _forms(R,
+             _ZH_LEAD + r"(?:记住|记下来|记下|记一下|记好|记着|牢记|记得|别忘了|不要忘了|不要忘记"
+             r"|别忘记|千万别忘了?|保存到记忆里?|存到记忆里?|留在记忆里)[：:，,]?\s*" + _C + _ZH_END,
+             _ZH_LEAD + r"把" + _C + r"(?:记住|记下来|记下|记好|保存到记忆里?|存到记忆里?|留在记忆里"
+             r"|记在心里)" + _ZH_END),
+    anaphora=r"(?:这个|这件事|这些|这点|这条|那个|那件事|它|这|那|我说的|我刚才说的(?:话)?|他|她|那个人)",
+    names=r"我的名字",
+    everything=r"(?:所有(?:的)?(?:事情|内容|东西)?|一切|全部|关于我的一切|所有关于我的(?:事|内容))",
+    topic=r"^(?:关于|有关)|(?:的事情?|的事儿)$",
+    tail=r"(?:吧|哦|啊|哈|呀|一下|好吗)+$",
 )
-_ZH_FORGET = re.compile(
-    r"忘掉|(?<!别)(?<!要)(?<!不)(?<!没)忘(?:了|记)吧"
-    r"|(?<!别)(?<!要)(?<!不)(?<!没)忘记(?:这|那|我|刚才|之前|掉)"
-    r"|把[^。！？\n]{0,20}?忘(?:掉|了|记)"
-    r"|(?:别|不要|别再)记(?:住|着|下)"
-    r"|记忆(?:里|中)?(?:删除|删掉|去掉|抹去)|删除[^。！？\n]{0,10}?记忆"
-)
-# "我记住了" / "我忘掉了" are the user talking about themselves, not asking Whizi.
-_ZH_SELF = re.compile(r"^\s*我们?(?!.*(?:你|您|帮|替|给|请))")
-_ZH_CLAUSE_END = re.compile(r"[。！？；，,.!?;\n]")
 
 # ---------------------------------------------------------------- Japanese
-_JA_REMEMBER = re.compile(
-    r"覚えて(?:おいて|ください|下さい|くれ|ほしい|欲しい|ね|よ|いて|[。！!、,.\s]|$)"
-    r"|覚えとい?て|記憶(?:して|しておいて)(?:ください|下さい|くれ|ね|ほしい|[。！!、,.\s]|$)?"
-    r"|忘れないで|忘れるな|メモして|メモっといて"
-    r"|(?:これ|それ|このこと|そのこと|この情報)を?(?:保存|記録)して"
-    r"|(?:記憶|メモリー?)に(?:保存|記録|残)"
-)
-_JA_FORGET = re.compile(
-    r"忘れて(?:ください|下さい|くれ|ほしい|欲しい|ね|よ|[。！!、,.\s]|$)|忘れちゃって"
-    r"|(?:記憶|メモリー?)から(?:消|削除)"
+_JA_ASKED = r"(?:おいて|おき|いて|て|ください|下さい|ね|よ|ほしい|欲しい|くれ|ちょうだい|もらえる|くれる" \
+            r"|もらえますか|くれますか|んだけど|んですけど|です|けど)*"
+JAPANESE = _Words(
+    forms=_forms(F,
+                 r"^(?:" + _C + r"(?:のこと(?:を|は)?|の話(?:は|を)?|って(?:こと)?(?:は|を)?"
+                 r"|ことは|を|は)?\s*)?"
+                 r"(?:もう)?(?:忘れて|忘れちゃって|(?:メモリー?|記憶)から(?:削除|消)して|削除して|消して)"
+                 r"(?:ください|下さい|ね|ほしい|くれ|ちょうだい|おいて)*",
+                 r"^" + _C + r"(?:の話|のこと)?(?:は|を)?(?:もう)?(?:触れないで|話さないで|出さないで)"
+                 r"(?:ください|ね)*")
+    + _forms(R,
+             r"^(?:" + _C + r"(?:って(?:こと)?を?|ということを|ことを|のを|と|を|は|、)?\s*)?"
+             r"(?:ちゃんと|ずっと|しっかり)?(?:覚えて|覚えとい?て|記憶して|忘れないで|メモして|メモっといて|(?:メモリー?|記憶)に"
+             r"(?:保存|残|記録)して|保存して|記録して)" + _JA_ASKED),
+    anaphora=r"(?:それ|これ|このこと|そのこと|今の(?:こと|話)|さっきのこと|その人|あの人|彼|彼女)",
+    names=r"私の名前",
+    everything=r"(?:全部|すべて|全て|私のこと全部|私についてのすべて)",
+    topic=r"(?:のこと|の話)$",
+    tail=r"(?:よ|ね)+$",
+    asks=r"(?:もらえますか|もらえる|くれますか|くれる|いただけますか)$",
 )
 
 # ---------------------------------------------------------------- Korean
-_KO_REMEMBER_ASKED = re.compile(
-    r"기억해\s*(?:줘|주세요|주라|줄래|둬|두세요|두어|놔|놓아|놔줘)"
-    r"|기억하고\s*있어\s*(?:줘|주세요)|외워\s*(?:둬|줘|두세요|주세요|놔)"
-    r"|잊지\s*(?:마|말아|말고|마세요|마요|말아요)|잊으면\s*안\s*돼"
-    r"|(?:이거|그거|이걸|그걸|이것|그것|이 내용|그 내용)\s*(?:을|를)?\s*저장해"
-    r"|(?:기억|메모리)에\s*(?:저장|남겨|담아)|간직해\s*(?:줘|주세요|둬)|메모해\s*(?:줘|주세요|둬)"
+KOREAN = _Words(
+    forms=_forms(F,
+                 r"^(?:" + _C + r"(?:이라는\s?걸|라는\s?걸|는\s?걸|을|를|은|는)?\s*)?"
+                 r"(?:잊어\s?(?:줘|주세요|버려|버려\s?줘|버리세요)?|잊어버려\s?(?:줘)?|(?:기억|메모리)에서\s?(?:지워|삭제해|빼)\s?(?:줘|주세요)?"
+                 r"|지워\s?(?:줘|주세요)|삭제해\s?(?:줘|주세요)|기억하지\s?(?:마|말아\s?줘|마세요))(?:요)?",
+                 r"^" + _C + r"(?:\s?얘기|\s?이야기)(?:는|를|은)?\s?(?:꺼내지|하지)"
+                 r"\s?(?:마|마세요|말아\s?줘)(?:요)?")
+    + _forms(R,
+             r"^(?:" + _C + r"(?:이라는\s?(?:걸|것을|것)|(?<![달주])라는\s?(?:걸|것을|것)"
+             r"|는\s?(?:걸|것을)|을|를)?\s*)?(?:꼭\s?|잘\s?)?(?:기억해\s?(?:줘|주세요|둬|두세요|줘요|놔|놔줘|주라|줄래)?"
+             r"|기억하고\s?있어\s?(?:줘|주세요)|외워\s?(?:둬|줘|주세요|두세요|놔)?|잊지\s?(?:마|마세요"
+             r"|말아\s?(?:줘|주세요)|말아요|말고)|잊으면\s?안\s?돼|저장해\s?(?:줘|주세요)?|간직해\s?(?:줘|주세요|둬)?|메모해\s?(?:줘"
+             r"|주세요|둬)|(?:기억|메모리)에\s?(?:저장해|남겨|담아)\s?(?:줘|주세요)?)(?:요)?"),
+    anaphora=r"(?:그거|그것|이거|이것|그걸|이걸|방금 말한 것|방금 한 말|내가 말한 거|그 얘기|그 사람|걔)",
+    names=r"(?:제|내) 이름",
+    everything=r"(?:전부|모두|다|모든 것|저에 대한 모든 것|나에 대한 모든 것)",
+    topic=r"\s?(?:얘기|이야기)$",
+    tail=r"(?:\s?(?:꼭|좀|이제|그냥))+$|(?<=\S)(?:은|는|을|를)$",
+    self_subject=r"^(?:나는|난|저는|전|내가|제가)\s",
 )
-# Bare "기억해." is a request too, unless the user says it of themselves ("저는 기억해요").
-_KO_REMEMBER_BARE = re.compile(r"(?:기억해|기억해요|기억하세요|간직해)\s*(?:[.!~]|$)")
-_KO_SELF = re.compile(r"(?:나는|난|저는|전|내가|제가)\s")
-_KO_FORGET = re.compile(
-    r"잊어\s*(?:줘|주세요|버려|버리세요|[.!]|$)|잊어버려\s*(?:줘|[.!]|$)"
-    r"|(?:기억|메모리)에서\s*(?:지워|삭제|빼)|기억하지\s*(?:마|말아)"
-)
-_KO_CLAUSE_END = re.compile(r"[.!?;,\n]")
 
-
-def _anchored(lead: str, verb: str) -> re.Pattern[str]:
-    return re.compile(_CLAUSE + lead + verb, re.IGNORECASE | re.MULTILINE)
-
-
-_SPACED = {
-    MemoryRequest.FORGET: [
-        _anchored(_EN_LEAD, _EN_FORGET),
-        _anchored(_VI_LEAD, _VI_FORGET),
-        _anchored(_MS_LEAD, _MS_FORGET),
-    ],
-    MemoryRequest.REMEMBER: [
-        _anchored(_EN_LEAD, _EN_REMEMBER),
-        _anchored(_VI_LEAD, _VI_REMEMBER),
-        re.compile(_VI_REMEMBER_ANYWHERE, re.IGNORECASE),
-        _anchored(_MS_LEAD, _MS_REMEMBER),
-    ],
+_BY_SCRIPT = {
+    "hangul": (("ko", KOREAN),),
+    "kana": (("ja", JAPANESE),),
+    "han": (("zh-hans", CHINESE), ("ja", JAPANESE)),
+    "latin": (("en", ENGLISH), ("vi", VIETNAMESE), ("ms", MALAY)),
 }
+_SCRIPTS = (("hangul", re.compile(r"[\uac00-\ud7a3]")), ("kana", re.compile(r"[\u3040-\u30ff]")),
+            ("han", re.compile(r"[\u4e00-\u9fff]")))
+_QUESTION = re.compile(r"[?？]+\s*$")
+_ENDS = re.compile(r"[\s.,;:!。，、！~…\"'“”‘’)\]）」』]+$")
 
 
 def _clean(text: str) -> str:
     text = unicodedata.normalize("NFC", text or "")
-    return text.replace("’", "'").replace("‘", "'")
+    return re.sub(r"\s+", " ", text.replace("’", "'").replace("‘", "'")).strip()
 
 
-def _clause_before(text: str, start: int, ends: re.Pattern[str]) -> str:
-    """The clause's text up to a match (for the first-person screens)."""
-    cut = max((m.end() for m in ends.finditer(text, 0, start)), default=0)
-    return text[cut:start]
+def _script(text: str) -> str:
+    return next((name for name, pattern in _SCRIPTS if pattern.search(text)), "latin")
 
 
-def _zh(pattern: re.Pattern[str], text: str) -> bool:
-    return any(
-        not _ZH_SELF.match(_clause_before(text, m.start(), _ZH_CLAUSE_END))
-        for m in pattern.finditer(text)
-    )
+def _compiled(pattern: str) -> re.Pattern[str]:
+    if pattern not in _CACHE:
+        _CACHE[pattern] = re.compile(pattern, _FLAGS)
+    return _CACHE[pattern]
 
 
-def _ko_remember(text: str) -> bool:
-    if _KO_REMEMBER_ASKED.search(text):
-        return True
-    return any(
-        not _KO_SELF.search(_clause_before(text, m.start(), _KO_CLAUSE_END))
-        for m in _KO_REMEMBER_BARE.finditer(text)
-    )
+_CACHE: dict[str, re.Pattern[str]] = {}
 
 
-def _ko_forget(text: str) -> bool:
-    return any(
-        not _KO_SELF.search(_clause_before(text, m.start(), _KO_CLAUSE_END))
-        for m in _KO_FORGET.finditer(text)
-    )
+def _content(words: _Words, kind: MemoryRequest, match: re.Match[str]) -> tuple[str, bool]:
+    """The content with its topic words and tail trimmed; ("", True) for "everything"."""
+    groups = match.groupdict()
+    content = groups.get("rest") or groups.get("content") or ""
+    previous = None
+    while previous != content:
+        previous = content
+        content = _ENDS.sub("", content).strip(" \t,:：，")
+        content = _compiled(words.tail).sub("", content)
+    if kind is F and _compiled(f"^{words.everything}$").match(content):
+        return "", True
+    content = _compiled(words.topic).sub("", content).strip()
+    anaphora = _compiled(rf"^(?:{words.anaphora}" + (f"|{words.names}" if kind is R else "") + ")$")
+    if anaphora.match(content):
+        return "", False
+    # "this: X", "cái này nha: X": the pointer announces the content after the colon.
+    announced = _compiled(rf"^(?:{words.anaphora})(?:\s*\S{{1,4}})?\s*[:：]\s*(?P<said>.+)$").match(content)
+    if announced:
+        return announced.group("said"), False
+    if words.complement:
+        content = _compiled(words.complement).sub("", content, count=1)
+    return content, False
+
+
+def memory_request_in(clause: str) -> RequestFound | None:
+    """The request one clause makes, if it makes one: its kind and what it names."""
+    clause = _clean(clause)
+    question = bool(_QUESTION.search(clause))
+    body = _ENDS.sub("", _QUESTION.sub("", clause)).strip()
+    if not body:
+        return None
+    for code, words in _BY_SCRIPT[_script(clause)]:
+        if question and not (words.asks and _compiled(words.asks).search(body)):
+            continue
+        trimmed = _compiled(words.tail).sub("", body)
+        for kind, pattern in words.forms:
+            match = _compiled(pattern + r"$").match(body) or _compiled(pattern + r"$").match(trimmed)
+            if not match:
+                continue
+            content, everything = _content(words, kind, match)
+            if words.self_subject and _compiled(words.self_subject).match(content) and not re.search(
+                    r"(?:줘|주세요|둬|두세요|놔|마|말아)", body):
+                continue  # "저는 그 날을 기억해요": the user remembers, nobody is asked
+            return RequestFound(kind=kind, content=content, language=code, everything=everything)
+    return None
+
+
+# The trigger reads a message as sentences cut at their commas and dashes; only the
+# last clause of a question keeps its question mark.
+_SENTENCES = re.compile(r"[^.!?;。！？；\n]+[.!?;。！？；]*")
+_CLAUSES = re.compile(r"[,，、]\s*|\s*[—–]\s+")
 
 
 def memory_request_kind(text: str) -> MemoryRequest | None:
     """FORGET when the message asks Whizi to forget something, REMEMBER when it asks
     it to remember something, else None. A message that does both counts as FORGET,
     because forgetting is what the pass must not hold back."""
-    text = _clean(text)
-    if not text.strip():
-        return None
-    if (
-        any(p.search(text) for p in _SPACED[MemoryRequest.FORGET])
-        or _zh(_ZH_FORGET, text)
-        or _JA_FORGET.search(text)
-        or _ko_forget(text)
-    ):
-        return MemoryRequest.FORGET
-    if (
-        any(p.search(text) for p in _SPACED[MemoryRequest.REMEMBER])
-        or _zh(_ZH_REMEMBER, text)
-        or _JA_REMEMBER.search(text)
-        or _ko_remember(text)
-    ):
-        return MemoryRequest.REMEMBER
-    return None
+    kinds = set()
+    for sentence in _SENTENCES.findall(_clean(text)):
+        for clause in _CLAUSES.split(sentence):
+            found = memory_request_in(clause)
+            if found:
+                kinds.add(found.kind)
+    if F in kinds:
+        return F
+    return R if R in kinds else None
 
 
 def is_memory_request(text: str) -> bool:
@@ -224,4 +341,4 @@ def is_memory_request(text: str) -> bool:
 
 def is_forget_request(text: str) -> bool:
     """Does this user message ask Whizi to forget something?"""
-    return memory_request_kind(text) is MemoryRequest.FORGET
+    return memory_request_kind(text) is F

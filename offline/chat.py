@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from offline.languages import Language, language_for
+from memory.grammar import MemoryRequest, memory_request_kind
+from offline.languages import language_for
 from offline.memory import MemoryRewrite, classify
 from offline.prompt import last_user_text, memory_lines
-from offline.text import MAX_SENTENCE_CHARS, split_sentences, tidy
+from offline.text import tidy
 
 
 def _name_from(lines: list[str]) -> str | None:
@@ -31,18 +32,6 @@ def _introduced_name(text: str) -> str | None:
     return _name_from(reader.lines())
 
 
-def _is_request(text: str, language: Language, kind: str) -> bool:
-    for sentence in split_sentences(text):
-        if len(sentence) > MAX_SENTENCE_CHARS:
-            continue
-        body = language.strip_lead_in(tidy(sentence))
-        for clause in language.clauses(body) or [body]:
-            clause = language.strip_lead_in(clause)
-            if any(pattern.match(clause) for pattern in language.rx_list(kind)):
-                return True
-    return False
-
-
 def chat_reply(messages: list[dict[str, Any]]) -> str:
     text = last_user_text(messages)
     language = language_for(text)
@@ -54,10 +43,9 @@ def chat_reply(messages: list[dict[str, Any]]) -> str:
             return f"{say['memory_empty']} {say['notice']}"
         bullets = "\n".join(f"- {line}" for line in remembered)
         return f"{say['memory']}\n{bullets}"
-    if _is_request(text, language, "forget"):
-        return say["forget"]
-    if _is_request(text, language, "remember"):
-        return say["request"]
+    request = memory_request_kind(text)
+    if request is not None:
+        return say["forget"] if request is MemoryRequest.FORGET else say["request"]
 
     introduced = _introduced_name(text)
     if introduced:

@@ -1,4 +1,4 @@
-"""The offline compaction pass: shrink an over-budget list toward its target (DESIGN 2.5).
+"""The offline compaction pass: shrink an over-budget list toward its target (docs/DESIGN.md §2.5).
 
 1. Drop repeated lines (the passes already keep one line per fact).
 2. Merge lines about the same thing: likes with the same wording become one line
@@ -20,7 +20,7 @@ from django.conf import settings
 from memory.lines import line_key
 from memory.tokens import count_list_tokens, count_tokens
 from offline.languages import IDENTITY_KINDS, LANGUAGES, Fact
-from offline.memory import classify
+from offline.saved import classify
 
 # How much a kind of line is worth keeping; higher stays longer.
 _WORTH = {kind: 3 for kind in IDENTITY_KINDS}
@@ -55,7 +55,7 @@ def _merge_tastes(lines: list[tuple[str, Fact | None]]) -> list[tuple[str, Fact 
         joiner = LANGUAGES[language].joiner
         indexes = sorted(indexes, key=lambda i: lines[i][1].value)  # type: ignore[union-attr]
         # Fill one line until it reaches twice the target line length, then start
-        # another: a merged line stays short enough to read (DESIGN 2.5 shape).
+        # another: a merged line stays short enough to read (docs/DESIGN.md §2.5 shape).
         group: list[int] = []
         for index in indexes + [-1]:
             values = [lines[i][1].value for i in group]  # type: ignore[union-attr]

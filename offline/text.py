@@ -30,7 +30,9 @@ _MALAY_WORDS = frozenset(
     matlamat pelajar belajar sedang juga lagi sini sana mana siapa bila kenapa mengapa
     bagaimana macam simpan dalam ingatan berwarna bermata mata sebenarnya cerita hai helo
     pagi petang malam kawan kucing hijau biru merah apakah adakah bolehkah negara bandar
-    rumah makan minum tahu tiada perlu cuaca esok semalam""".split()
+    rumah makan minum tahu tiada perlu cuaca esok semalam rambut hitam perang putih lah je kat dah nak
+    ni tu tengah sebab pindah bulan lepas dekat baru kahwin tunang anak cikgu sekolah kerana tapi
+    tetapi""".split()
 )
 _WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
 
@@ -70,7 +72,8 @@ def script_of(text: str) -> str:
 
 # A sentence ends at . ! ? (followed by a space or the end) or at CJK full stops; a dot
 # inside a word or number ("whizi.app", "12.5") does not end it.
-_SENTENCE = re.compile(r"(?:[^.!?。！？\n]|[.](?=[\w\d]))+[.!?。！？]*|[.!?。！？]+")
+_SENTENCE = re.compile(r"(?:[^.!?。！？\n\U0001F300-\U0001FAFF\u2600-\u27BF]|[.](?=[\w\d]))+"
+                       r"[.!?。！？\U0001F300-\U0001FAFF\u2600-\u27BF]*|[.!?。！？]+")
 
 
 def split_sentences(text: str) -> list[str]:
@@ -78,7 +81,7 @@ def split_sentences(text: str) -> list[str]:
 
 
 _TRAILING_MARKS = re.compile(r"[\s.,;:!。，、！~…\"'“”‘’»)\]）」』]+$")
-_LEADING_MARKS = re.compile(r"^[\s,;:\-–—\"'“”‘’«(\[（「『]+")
+_LEADING_MARKS = re.compile(r"^[\s,;:\-–—\"'“”‘’«(\[（「『、，]+")
 
 
 def tidy(text: str) -> str:
@@ -130,53 +133,12 @@ def looks_garbled(text: str) -> bool:
     return bool(_GARBLED.search(text) or _NO_VOWEL_WORD.search(text))
 
 
-# Hesitations a recogniser writes out; dropped before a voice sentence is read.
-_FILLERS = re.compile(
-    r"(?<!\w)(?:uh+|um+|erm+|er|hmm+|ah+|ờ+|ừm+|呃|嗯|えーと|えっと|음+|어+)(?!\w)[,，、]?\s*", re.IGNORECASE)
-
-
-def without_fillers(text: str) -> str:
-    return re.sub(r"\s+", " ", _FILLERS.sub("", text)).strip()
-
-
-_ADVERBS = r"(?:always|never|usually|often|really|also|still|just|only|sometimes|mostly|generally)"
-
-
-def _third_person(verb: str) -> str:
-    lower = verb.lower()
-    irregular = {"have": "has", "do": "does", "go": "goes", "be": "is", "am": "is"}
-    if lower in irregular:
-        return irregular[lower]
-    if re.search(r"(?:s|sh|ch|x|z|o)$", lower):
-        return verb + "es"
-    if re.search(r"[^aeiou]y$", lower):
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
-_EN_SUBJECT = [
-    (re.compile(r"^I(?:'|’)m\b|^I am\b", re.IGNORECASE), "is"),
-    (re.compile(r"^I(?:'|’)ve\b|^I have\b", re.IGNORECASE), "has"),
-    (re.compile(r"^I(?:'|’)d\b|^I would\b", re.IGNORECASE), "would"),
-    (re.compile(r"^I(?:'|’)ll\b|^I will\b", re.IGNORECASE), "will"),
-    (re.compile(r"^I was\b", re.IGNORECASE), "was"),
-    (re.compile(r"^I (?:don(?:'|’)t|do not)\b", re.IGNORECASE), "doesn't"),
-    (re.compile(r"^I (?:can(?:'|’)t|cannot)\b", re.IGNORECASE), "can't"),
-    (re.compile(r"^I can\b", re.IGNORECASE), "can"),
-]
-_EN_VERB = re.compile(rf"^I\s+(?P<adv>{_ADVERBS}\s+)?(?P<verb>[a-z]+)\b", re.IGNORECASE)
-
-
-def english_about_user(text: str) -> str:
-    """Turn "I always want X" / "my sister's …" into a memory line: "Always wants X",
-    "Sister's …". Only the opening words change; the rest is the user's wording."""
-    text = tidy(text)
-    for pattern, replacement in _EN_SUBJECT:
-        if pattern.match(text):
-            return capitalise(pattern.sub(replacement, text, count=1))
-    match = _EN_VERB.match(text)
-    if match:
-        adverb = match.group("adv") or ""
-        return capitalise(f"{adverb}{_third_person(match.group('verb'))}{text[match.end():]}")
-    text = re.sub(r"^my\s+", "", text, flags=re.IGNORECASE)
-    return capitalise(text)
+def own_words(text: str) -> str:
+    """The user's own words: a passage pasted after "…:" (an email, a newsletter) or a
+    long quotation is material to work on, never what the user says about themselves."""
+    if re.search(r"[<‹]/?\s*(?:existing_memory|conversation|memory|memory_to_compact)\b", text):
+        return ""  # the pass prompt's own markup: an attempt to speak as the prompt
+    pasted = re.search(r"[:：]\s*\n", text)
+    if pasted and text[pasted.end():].strip():
+        text = text[: pasted.start()]
+    return re.sub(r"[『「“\"][^』」”\"]{12,}[』」”\"]", " ", text)

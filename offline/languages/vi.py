@@ -36,7 +36,7 @@ RULES = [
     Rule("home", r"(?:nhà\s+(?:tôi|mình)|(?:tôi|mình)|nhà)\s+ở\s+(?P<value>[^\W\d_].*)", "Sống ở {value}",
          capital=True),
     Rule("home", r"(?:{I})?(?:đã\s+|vừa\s+|mới\s+)?(?:chuyển|dọn)\s+(?:nhà\s+)?(?:từ\s+.+?\s+)?(?:đến|tới"
-                 r"|về|vào|ra)\s+(?P<value>.+?)(?:\s+sống)?(?:\s+rồi)?", "Sống ở {value}"),
+                 r"|về|vào|vô|ra)\s+(?P<value>.+?)(?:\s+sống)?(?:\s+rồi)?", "Sống ở {value}"),
     Rule("origin", r"(?:{I})?(?:đến|tới)\s+từ\s+(?P<value>.+)", "Đến từ {value}"),
     Rule("origin", r"(?:{I})?(?:là\s+)?người\s+(?P<value>[^\W\d_].*)", "Là người {value}", capital=True),
     # Work and study.
@@ -48,6 +48,12 @@ RULES = [
                   r"|nghiên\s+cứu\s+sinh)\b.*)",
          "Là {value}"),
     Rule("role", rf"(?:{{I}})?(?:đang\s+)?làm\s+(?:nghề\s+)?(?P<value>(?:{JOBS})\b.*)", "Làm {value}"),
+    Rule("role", r"(?:{I})?(?:đã\s+|mới\s+|vừa\s+)?chuyển\s+sang\s+làm\s+(?P<value>.+?)(?:\s+rồi)?",
+         "Làm {value}"),
+    # "mình làm data analyst ở Grab": a job title in English, then where.
+    Rule("role", r"(?:{I})?(?:đang\s+)?làm\s+(?P<value>(?:[A-Za-z][\w&/-]*\s+){0,3}[A-Za-z][\w&/-]{2,}"
+                 r"\s+(?:ở|tại"
+                 r"|cho)\s+.+)", "Làm {value}"),
     Rule("role", rf"(?:{{I}})?(?:là\s+)(?:một\s+)?(?P<value>(?:{JOBS})\b.*)", "Là {value}"),
     Rule("study", r"(?:{I})?(?:đang\s+)?học\s+(?P<prep>ở|tại)\s+(?P<value>.+)", "Học {prep} {value}"),
     Rule("learning", r"(?:{I})?(?:đang\s+)?học\s+(?!được|xong|bài|hỏi)(?P<value>.+)", "Đang học {value}"),
@@ -59,8 +65,10 @@ RULES = [
          "{attr} {rel} {la} {value}"),
     Rule("family", rf"(?P<rel>{RELATIONS})\s+{{MY}}(?P<value>(?P<verb>tên|là|sống|làm|học|thích|đang|có"
                    r"|sinh|ở|\S+)\b.*)", "{rel} {value}"),
+    Rule("has", r"(?:{I})?(?:mới\s+|vừa\s+)?có\s+(?P<value>(?:em\s+bé|bé|con\s+(?:trai|gái))\b.*)",
+         "Có {value}"),
     Rule("has", rf"(?:{{I}})?có\s+(?P<value>(?:một|hai|ba|bốn|năm|sáu|\d+)\s+(?:đứa\s+|người\s+"
-                rf"|bé\s+)?(?P<rel>{RELATIONS})\b.*)", "Có {value}"),
+                rf"|bé\s+)?(?P<rel>{RELATIONS}|nhỏ|nhóc)\b.*)", "Có {value}"),
     Rule("status", r"(?:{I})?(?P<value>(?:đã\s+)?(?:kết\s+hôn|lập\s+gia\s+đình|có\s+gia\s+đình|ly\s+hôn"
                    r"|độc\s+thân|đính\s+hôn)\b.*)", "{value}"),
     # Tastes: "X yêu thích của tôi là Y" before plain "thích".
@@ -71,6 +79,9 @@ RULES = [
                     r"|không\s+ưa|không\s+ăn\s+được)\s+(?P<value>.+?)(?:\s+lắm)?", "{verb} {value}"),
     Rule("like", r"(?:{I})?(?:rất\s+|cực\s+kỳ\s+|vô\s+cùng\s+|khá\s+|cũng\s+)?(?P<verb>thích|yêu|mê|ghiền"
                  r"|nghiện|hâm\s+mộ)\s+(?P<value>.+?)(?:\s+lắm|\s+nhất)?", "{verb} {value}"),
+    # Something under way: "đang chuẩn bị cưới".
+    Rule("ongoing", r"(?:{I})?đang\s+(?P<value>(?:chuẩn\s+bị|lên\s+kế\s+hoạch|tìm|xây|sửa|ôn\s+thi"
+                    r"|luyện\s+thi|tiết\s+kiệm)\b.+)", "Đang {value}"),
     # Goals.
     Rule("goal", r"(?P<g>mục\s+tiêu|ước\s+mơ|kế\s+hoạch|dự\s+định)(?:\s+của)?\s+{MY}(?:là|:)\s*(?P<value>.+)",
          "{g} là {value}"),
@@ -78,6 +89,17 @@ RULES = [
                  r"|dự\s+định|có\s+kế\s+hoạch|đang\s+lên\s+kế\s+hoạch|đang\s+cố\s+gắng|quyết\s+tâm"
                  r"|muốn\s+học|muốn\s+chuyển\s+đến)\s+(?P<value>.+)", "{verb} {value}"),
 ]
+
+
+def prefers(order: str) -> str:
+    """"lúc nào cũng trả lời mình bằng tiếng Việt" → "Muốn được trả lời bằng tiếng Việt"."""
+    text = re.sub(r"\b(?:luôn\s+luôn|luôn|lúc\s+nào\s+cũng|từ\s+giờ(?:\s+trở\s+đi)?|từ\s+nay|từ\s+bây\s+giờ"
+                  r"|hãy"
+                  r"|nhé|nha|giùm|giúp)\b", " ", order, flags=re.IGNORECASE)
+    text = tidy(re.sub(r"\s+", " ", re.sub(rf"\b(?:cho\s+)?{ME}\b", " ", text, flags=re.IGNORECASE)))
+    if re.match(r"(?:trả\s+lời|phản\s+hồi|nói|viết|gọi|xưng)\b", text, re.IGNORECASE):
+        return f"Muốn được {text}"
+    return f"Muốn {text}" if text else ""
 
 
 def about_user(text: str) -> str:
@@ -90,15 +112,16 @@ def about_user(text: str) -> str:
 VIETNAMESE = Language(
     code="vi",
     script="latin",
-    subject=rf"{ME}\s+|người\s+dùng\s+",
+    be=r"\b(?:là|có|đang|bị|được)\b",
+    subject=rf"(?:nhà\s+|bọn\s+|tụi\s+|chúng\s+|vợ\s+chồng\s+)?{ME}\s+|chúng\s+tôi\s+|người\s+dùng\s+",
     possessive=rf"(?:của\s+)?{ME}\s+",
     relations=RELATIONS,
     rules=RULES,
-    lead_in=r"^(?:thật\s+ra|thực\s+ra|à\s+mà|à|ừ|ờ|ồ|ôi|chào\s+bạn|xin\s+chào|chào|nhân\s+tiện|mà|với\s+lại"
+    lead_in=r"^(?:thì|ủa|khoan|trời\s+ơi|thật\s+ra|thực\s+ra|à\s+mà|à|ừ|ờ|ồ|ôi|chào\s+bạn|xin\s+chào|chào|nhân\s+tiện|mà|với\s+lại"
             r"|còn|xin\s+lỗi|nhầm|sửa\s+lại|ok|vâng|dạ|hi|hello)\b[\s,.:!-]*",
-    clause_split=r"\s*;\s*|,?\s+(?:và|nhưng|còn)\s+(?=(?:tôi|mình|tớ|làm|sống|học|thích|ghét|đang|có)\b)"
+    clause_split=r"\s*;\s*|\s*[—–]\s*|\s+mà\s+(?=\S)|,?\s+(?:và|nhưng|còn)\s+(?=(?:tôi|mình|tớ|làm|sống|học|thích|ghét|đang|có)\b)"
                  r"|,\s*(?=(?:tôi|mình|tớ|(?:hãy\s+)?(?:nhớ|ghi\s+nhớ|đừng\s+quên|quên|lưu)|sống|làm|học"
-                 r"|thích|ghét|có|đang|hiện)\b)",
+                 r"|thích|ghét|có|đang|hiện|năm\s+nay|đừng|hãy|\d)\b)",
     correcting=r"^(?:thật\s+ra|thực\s+ra|xin\s+lỗi|nhầm|sửa\s+lại|không)\b",
     health=r"\b(?:bệnh|tiểu\s+đường|đái\s+tháo\s+đường|dị\s+ứng|hen\s+suyễn|trầm\s+cảm|lo\s+âu|ung\s+thư"
            r"|thuốc|chẩn\s+đoán|phẫu\s+thuật|mang\s+thai|có\s+bầu|huyết\s+áp|điều\s+trị|cân\s+nặng"
@@ -135,25 +158,6 @@ VIETNAMESE = Language(
         r"|,)\s*(?:là\s+)?(?P<new>\w+(?:\s\w+){0,2})$",
         r"(?P<new>\w+(?:\s\w+)?)\s*,?\s*(?:chứ|,)\s*không\s+phải(?:\s+là)?\s+(?P<old>\w+(?:\s\w+)?)$",
     ],
-    remember=[
-        r"^(?:hãy\s+|làm\s+ơn\s+|bạn\s+(?:hãy\s+)?)?(?:ghi\s+nhớ|nhớ|ghi\s+lại|ghi\s+chú|đừng\s+quên"
-        r"|lưu\s+lại|lưu|giữ\s+lại\s+trong\s+bộ\s+nhớ|giữ\s+trong\s+bộ\s+nhớ)\b(?:\s+(?:giùm"
-        r"|giúp)\b(?:\s+(?:tôi|mình|em)\b)?)?(?:\s+(?:rằng|là)\b)?[\s:,]*(?P<content>.*?)(?:\s*\b(?:nhé|nha"
-        r"|nhá|nhe|đi|giùm|giúp|nhé\s+bạn|vào\s+bộ\s+nhớ|trong\s+bộ\s+nhớ))*$",
-    ],
-    forget=[
-        r"^(?:hãy\s+|làm\s+ơn\s+|bạn\s+(?:hãy\s+)?)?(?:quên|đừng\s+nhớ)\b(?:\s+(?:đi|giùm"
-        r"|giúp)\b)?(?:\s+(?:chuyện|việc|điều|là|rằng)\b)?[\s:,]*(?P<content>.*?)(?:\s*\b(?:đi|nhé|nha|giùm"
-        r"|giúp|khỏi\s+bộ\s+nhớ|khỏi\s+trí\s+nhớ)\b)*$",
-        r"^(?:hãy\s+|làm\s+ơn\s+)?(?:xóa|xoá|bỏ)\s+(?P<content>.+?)\s+khỏi\s+(?:bộ\s+nhớ"
-        r"|trí\s+nhớ)(?:\s+(?:đi|nhé|nha))*$",
-    ],
-    anaphora=r"^(?:điều\s+đó|điều\s+này|cái\s+đó|cái\s+này|chuyện\s+đó|chuyện\s+này|việc\s+đó|nó|đó|này"
-             r"|những\s+gì\s+(?:tôi|mình)\s+vừa\s+nói|tên\s+(?:tôi|mình))?(?:\s*\b(?:nhé|nha|đi|giùm"
-             r"|giúp))*$",
-    complement=r"^(?:rằng|là)\s+",
-    forget_everything=r"^(?:tất\s+cả|hết|mọi\s+thứ|mọi\s+điều|tất\s+cả\s+về\s+(?:tôi|mình)"
-                      r"|hết\s+mọi\s+thứ)(?:\s+đi)?$",
     filler=r"nơi|đâu|chỗ|tôi|mình|tớ|em|của|là|ở|về|rằng|điều|đó|này|cái|những|gì|đi|nhé",
     memory_question=r"\b(?:bạn|cậu|em|anh|chị)\s+(?:còn\s+)?(?:nhớ|biết)\s+(?:gì|những\s+gì"
                     r"|điều\s+gì)\s+về\s+(?:tôi|mình|em|tớ)|\b(?:bạn|cậu)\s+(?:còn\s+)?nhớ\s+(?:tôi"
@@ -165,6 +169,35 @@ VIETNAMESE = Language(
     standing_label="Sở thích lâu dài: ",
     about_user=about_user,
     trailing=r"\s+(?:nhé|nha|nhá|ạ|đó|nữa|luôn|rồi)$",
+    change=r"\b(?:tròn|bắt\s+đầu|chuyển|dọn|vào\s+lớp|tốt\s+nghiệp|cưới|nhận\s+việc)\b",
+    kidding=r"\b(?:đùa(?:\s+thôi)?|giỡn)\b",
+    when=r"\b(?:hồi\s+)?(?:tháng|tuần|năm)\s+(?:trước|rồi|ngoái)\b|\bhôm\s+trước\b|\b(?:dạo|hồi)\s+này\b"
+         r"|\bgần\s+đây\b|\bhiện\s+(?:tại|giờ|nay)\b|\bnăm\s+nay\b|\bmới\s+đây\b"
+         r"|\b(?:được|đã)\s+(?:\d+|một|hai|ba|bốn|năm|mấy)\s+(?:năm|tháng|tuần)(?:\s+(?:rồi|nay))?",
+    ended=[rf"(?:{ME}\s+)?(?:với|và)\s+(?P<who>.+?)\s+(?:đã\s+)?(?:chia\s+tay|ly\s+hôn)\b.*",
+           rf"(?:{ME}\s+)?(?:đã\s+)?(?:chia\s+tay|ly\s+hôn)\s+(?:với\s+)?(?P<who>[^\W\d_].*?)(?:\s+rồi)?",
+           rf"(?:{ME}\s+)?(?:đã\s+)?(?:nghỉ\s+việc|nghỉ\s+làm)\s+(?:ở|tại)\s+(?P<who>[^,]+?)(?:\s+rồi)?(?:,.*)?"],
+    no_longer=r"\bkhông\s+còn\b|\bnữa\b",
+    negators=r"\b(?:không\s+còn|không|nữa)\b",
+    fillers=r"ờ+|ừm+|ơ+",
+    bound=r"\b(?:ở|tại|của|và|với)",
+    repair=r"à\s+không|à\s+nhầm|ý\s+(?:mình|tôi)\s+là|nhầm",
+    noise=r"rè\s*rè|xẹt|nghe\s+không\s+rõ|không\s+nghe\s+rõ|gì\s+đó|mà\s+thôi|sóng\s+yếu|mất\s+sóng",
+    particles=r"á|nha|nhé|nhá|ạ|mà|đó|nè|hen|ha",
+    polite=r"^(?:bạn\s+)?(?:có\s+thể|làm\s+ơn)\s+",
+    slots={
+        "home": r"\b(?:sống|chuyển\s+(?:nhà|đến|tới|về|vào|vô|ra)|dọn\s+(?:nhà|đến|tới|về|vào|vô|ra))\b",
+        "work": r"\b(?:làm|đi\s+làm|công\s+ty|nghề)\b",
+        "study": r"\b(?:học|trường|lớp|mẫu\s+giáo|đại\s+học|tốt\s+nghiệp)\b",
+        "age": r"\b\d+\s+tuổi\b",
+        "status": r"\b(?:kết\s+hôn|cưới|ly\s+hôn|đính\s+hôn|độc\s+thân)\b",
+        "like": r"\b(?:thích|mê|ghét|yêu)\b",
+    },
+    prefers=prefers,
+    meat=r"\b(?:thịt|cá|hải\s+sản|gà|bò|heo|lợn)\b",
+    vegetarian=r"\bchay\b",
+    named=r"\btên\b",
+    dated=r"\btháng\s+\d+|\d+/\d+",
     replies={
         "notice": "Tôi là mô hình ngoại tuyến của Whizi: máy chủ này chưa cấu hình mô hình trò chuyện nào, "
                   "nên tôi không thể trả lời câu hỏi hay biết gì ngoài cuộc trò chuyện này.",

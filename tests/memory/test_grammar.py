@@ -3,7 +3,13 @@ in all six languages; a message that only mentions remembering does not."""
 
 import pytest
 
-from memory.grammar import MemoryRequest, is_forget_request, is_memory_request, memory_request_kind
+from memory.grammar import (
+    MemoryRequest,
+    is_forget_request,
+    is_memory_request,
+    memory_request_in,
+    memory_request_kind,
+)
 
 REMEMBER = {
     "en": [
@@ -213,3 +219,63 @@ def test_every_language_is_covered():
 @pytest.mark.parametrize("text", ["", "   ", "Hello!", "What's the weather in Hanoi?"])
 def test_ordinary_messages_are_not_requests(text):
     assert not is_memory_request(text)
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("keep that in mind", MemoryRequest.REMEMBER),
+    ("I'm deaf in my left ear, keep that in mind", MemoryRequest.REMEMBER),
+    ("从现在开始记得回答简短一点", MemoryRequest.REMEMBER),
+    ("从现在开始记得…", MemoryRequest.REMEMBER),
+    ("これ覚えてて", MemoryRequest.REMEMBER),
+    ("xóa cái đó đi", MemoryRequest.FORGET),
+    ("don't bring up my ex again", MemoryRequest.FORGET),
+    ("阿杰的事以后别提了", MemoryRequest.FORGET),
+    ("도윤이랑 헤어졌어. 그 사람 얘기는 기억에서 지워줘", MemoryRequest.FORGET),
+])
+def test_everyday_requests_run_a_pass_right_away(text, kind):
+    assert memory_request_kind(text) is kind
+
+
+@pytest.mark.parametrize("text", [
+    "I keep forgetting to drink water.",
+    "Don't bring it up in the meeting.",
+    "Can't keep that in my head, too many numbers.",
+    "我记得他叫小王。",
+    "记得吗？",
+    "これ覚えてる？",
+    "tôi xóa ảnh cũ rồi",
+    "Nhớ mẹ quá!",
+    "Okay, um, before I— before I forget.",
+    "그 사람 얘기 들었어?",
+])
+def test_these_mentions_do_not_fire(text):
+    assert memory_request_kind(text) is None
+
+
+@pytest.mark.parametrize(("clause", "kind", "content"), [
+    ("remember that I hate the voice mode", MemoryRequest.REMEMBER, "I hate the voice mode"),
+    ("please remember that", MemoryRequest.REMEMBER, ""),
+    ("can you forget everything about Mark please", MemoryRequest.FORGET, "Mark"),
+    ("Save this in your memory: I teach piano.", MemoryRequest.REMEMBER, "I teach piano"),
+    ("nhớ giùm mình cái này nha: lúc nào cũng trả lời mình bằng tiếng Việt", MemoryRequest.REMEMBER,
+     "lúc nào cũng trả lời mình bằng tiếng Việt"),
+    ("Quên sinh nhật em gái tôi đi.", MemoryRequest.FORGET, "sinh nhật em gái tôi"),
+    ("记一下：我每个月房贷8500", MemoryRequest.REMEMBER, "我每个月房贷8500"),
+    ("把我的地址忘了吧。", MemoryRequest.FORGET, "我的地址"),
+    ("妹の誕生日は3月12日だと覚えておいて。", MemoryRequest.REMEMBER, "妹の誕生日は3月12日だ"),
+    ("覚えておいてほしいんだけど", MemoryRequest.REMEMBER, ""),
+    ("여동생 생일을 잊어 줘.", MemoryRequest.FORGET, "여동생 생일"),
+    ("이거 기억해 줘.", MemoryRequest.REMEMBER, ""),
+    ("Tolong lupakan pasal Oyen ya", MemoryRequest.FORGET, "Oyen"),
+    ("Tolong ingat ya", MemoryRequest.REMEMBER, ""),
+], ids=lambda value: value if isinstance(value, str) else None)
+def test_a_request_names_what_to_remember_or_forget(clause, kind, content):
+    found = memory_request_in(clause)
+    assert found is not None and (found.kind, found.content) == (kind, content)
+
+
+@pytest.mark.parametrize("clause", ["Forget everything about me.", "Quên hết đi", "全部忘れて",
+                                    "모두 잊어 줘"])
+def test_forget_everything_is_told_apart(clause):
+    found = memory_request_in(clause)
+    assert found is not None and found.kind is MemoryRequest.FORGET and found.everything

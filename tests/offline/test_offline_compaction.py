@@ -1,4 +1,4 @@
-"""The offline compaction pass (DESIGN 2.5): merge lines about the same thing, drop the
+"""The offline compaction pass (docs/DESIGN.md §2.5): merge lines about the same thing, drop the
 least useful by content, keep who the user is, and land at or under the target."""
 
 import random

@@ -1,4 +1,4 @@
-"""Corrections (DESIGN 2.2 and seed 004): a clear correction replaces the conflicting
+"""Corrections (docs/DESIGN.md §2.2 and seed 004): a clear correction replaces the conflicting
 line, keeps the scope the user gave it, and touches no unrelated line."""
 
 import pytest

@@ -1,5 +1,5 @@
 """The offline memory pass keeps durable facts the user shares, in six languages
-(DESIGN 2.2 "Kept"), worded as the user worded them, with names and dates verbatim."""
+(docs/DESIGN.md §2.2 "Kept"), worded as the user worded them, with names and dates verbatim."""
 
 import pytest
 

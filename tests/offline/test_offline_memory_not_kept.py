@@ -1,4 +1,4 @@
-"""What the offline memory pass never keeps (DESIGN 2.2 "Not kept"), and how it
+"""What the offline memory pass never keeps (docs/DESIGN.md §2.2 "Not kept"), and how it
 re-checks every saved line against the same rules."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""Explicit requests (DESIGN 2.3): "remember …" is stored as asked, "remember that"
+"""Explicit requests (docs/DESIGN.md §2.3): "remember …" is stored as asked, "remember that"
 stores the previous statement, "forget …" removes the matching line."""
 
 import pytest
@@ -37,7 +37,7 @@ def test_a_remember_request_no_pattern_reads_keeps_the_users_own_words(says, sav
     ("Tôi đỗ xe ở tầng 3.", "Nhớ điều đó nhé.", ["Đỗ xe ở tầng 3"]),
     ("我的车停在三楼。", "记住这个。", ["车停在三楼"]),
     ("車は3階に停めています。", "それを覚えて。", ["車は3階に停めている"]),
-    ("차를 3층에 주차했어요.", "그거 기억해.", ["차를 3층에 주차했어요"]),
+    ("차를 3층에 주차했어요.", "그거 기억해.", ["차를 3층에 주차했음"]),
     ("Saya letak kereta di tingkat 3.", "Ingat itu.", ["Letak kereta di tingkat 3"]),
 ], ids=SIX)
 def test_remember_that_stores_the_previous_statement(statement, asks, saved):

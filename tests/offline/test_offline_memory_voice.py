@@ -1,4 +1,4 @@
-"""Voice passes (DESIGN 2.2): a transcript may be misheard, so a garbled or surprising
+"""Voice passes (docs/DESIGN.md §2.2): a transcript may be misheard, so a garbled or surprising
 line is skipped rather than guessed at."""
 
 from tests.offline.passes import memory_pass
