@@ -147,14 +147,18 @@ def _forget_allows(line: str, context: Context) -> bool:
 
 
 def _removal_allowed(line: str, reason: str, answer: Answer, context: Context,
-                     edited: dict[int, str]) -> bool:
+                     edited: dict[int, str], saved: Sequence[str]) -> bool:
     allowed = COMPACTION_REASONS + ("rule",) if context.compaction else REMOVAL_REASONS
     if reason not in allowed:
         return False
     if reason == "forgotten":
         return _forget_allows(line, context)
     if reason == "superseded":
-        return bool(edited or answer.adds)
+        # A newer fact in the answer, or (for a line about who the user is) another saved
+        # line that says the same kind of thing.
+        return bool(edited or answer.adds) or not is_identity_line(line) or any(
+            other != line and len(_pairs(other) & _pairs(line)) * 5 >= len(_pairs(line)) * 2
+            for other in saved)
     if reason == "merged":
         # Merged into another line: that line must still say what this one said.
         return not is_identity_line(line) or any(grounded(line, text) for text in edited.values())
@@ -215,7 +219,7 @@ def answer_apply(existing: Sequence[str], answer: Answer, context: Context) -> A
             applied.removed["rule"] += 1  # a line no pass may keep, whoever saved it
             continue
         reason = answer.removals.get(index)
-        if reason is not None and _removal_allowed(line, reason, answer, context, edited):
+        if reason is not None and _removal_allowed(line, reason, answer, context, edited, existing):
             applied.removed[reason] += 1
             continue
         if reason is not None:

@@ -135,8 +135,8 @@ def test_a_memory_pass_works_through_litellm_acompletion_too():
     messages = pass_messages(existing=[], turns=[Turn("user", "My name is Anna.")])
     litellm = litellm_module()
     response = asyncio.run(litellm.acompletion(model=MODEL, messages=messages, timeout=10))
-    assert response.choices[0].message.content == "- Name: Anna"
-    assert "".join(stream(model=MODEL, messages=messages, timeout=10)) == "- Name: Anna"
+    assert response.choices[0].message.content == "[+] Name: Anna"
+    assert "".join(stream(model=MODEL, messages=messages, timeout=10)) == "[+] Name: Anna"
     assert memory_pass("My name is Anna.") == ["Name: Anna"]
 
 

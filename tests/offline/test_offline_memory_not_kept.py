@@ -199,8 +199,9 @@ def test_every_saved_line_that_breaks_the_rules_is_removed(existing, kept):
 
 
 def test_two_saved_lines_for_one_fact_fold_into_the_newer():
+    # The older line goes by its id; the rest keep their places.
     assert memory_pass("ok", existing=["Lives in Hanoi", "Name: Anna", "Lives in Lisbon"]) == [
-        "Lives in Lisbon", "Name: Anna"]
+        "Name: Anna", "Lives in Lisbon"]
 
 
 def test_a_fact_an_existing_line_already_states_adds_nothing():
