@@ -26,7 +26,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from memory.grammar import is_forget_request
+from memory.grammar import MemoryRequest, memory_requests_in
 from memory.lines import line_key
 from memory.own_words import own_words
 from memory.parse import Answer
@@ -83,21 +83,26 @@ class Applied:
 
 @dataclass(frozen=True)
 class Context:
-    """What a pass may draw on: the user's own words, and whether they asked to forget."""
+    """What a pass may draw on: the user's own words, and what they asked to forget."""
 
     own_words: str
-    forget_requests: tuple[str, ...]
+    forget: tuple[str, ...] = ()  # what each forget request names
+    forget_everything: bool = False
     compaction: bool = False
 
     @classmethod
     def of(cls, turns: Sequence[Turn]) -> Context:
-        user_texts = [own_words(t.content).own for t in turns if t.role == "user"]
-        forget = []
-        for index, text in enumerate(user_texts):
-            if is_forget_request(text):
-                # "Forget that" names what came just before it.
-                forget.append(" ".join(user_texts[max(0, index - 1): index + 1]))
-        return cls(own_words="\n".join(user_texts), forget_requests=tuple(forget))
+        said = [own_words(t.content).own for t in turns if t.role == "user"]
+        forget: list[str] = []
+        everything = False
+        for index, text in enumerate(said):
+            for request in memory_requests_in(text):
+                if request.kind is not MemoryRequest.FORGET:
+                    continue
+                everything = everything or request.everything
+                # "Forget that" names what the user said just before it.
+                forget.append(request.content or (said[index - 1] if index else text))
+        return cls(own_words="\n".join(said), forget=tuple(forget), forget_everything=everything)
 
 
 def _fold(text: str) -> str:
@@ -131,19 +136,38 @@ def grounded(line: str, sources: str) -> bool:
     return True
 
 
+# Particles and pronouns that say nothing about what a CJK or Hangul request names.
+_CJK_STOP = frozenset("のはをがにでともへや的了是我你他她它们吗呢吧啊和在这那个一不有就都也要会事こそあどれ"
+                      "나는저그이것을를은는이가의에와과도요")
+
+
 def _content_words(text: str) -> set[str]:
+    """What a text is about: its longer words, and its CJK or Hangul characters and pairs."""
     words = {w.casefold().strip(".'’-") for w in _LATIN_WORD.findall(text)}
     words = {w for w in words if len(w) >= 3 and w not in _STOP}
     for run in _CJK_RUN.findall(text):
         words |= {run[i:i + 2] for i in range(len(run) - 1)}
+        if len(run) <= 3:  # a short name or noun ("猫", "ミケ"): its characters count alone
+            words |= set(run) - _CJK_STOP
+    for char in re.findall(r"[\u3400-\u9fff]", text):
+        if char not in _CJK_STOP:
+            words.add(char)
     return words
 
 
 def _forget_allows(line: str, context: Context) -> bool:
-    for request in context.forget_requests:
-        if _FORGET_ALL.search(request) or _content_words(request) & _content_words(line):
-            return True
-    return False
+    line_words = _content_words(line)
+    return context.forget_everything or any(_content_words(named) & line_words for named in context.forget)
+
+
+def _user_names(line: str, context: Context) -> bool:
+    """Do the user's own words in this conversation name what the line is about (a name,
+    a place, a company)? A retraction ("Priya and I broke up") names it."""
+    own = _fold(context.own_words)
+    if any(_fold(token) in own for token in _salient(line) if not token.isdigit()):
+        return True
+    pairs = {word for word in _content_words(line) if len(word) == 2 and not word.isascii()}
+    return bool(pairs & _content_words(context.own_words))
 
 
 def _removal_allowed(line: str, reason: str, answer: Answer, context: Context,
@@ -154,11 +178,12 @@ def _removal_allowed(line: str, reason: str, answer: Answer, context: Context,
     if reason == "forgotten":
         return _forget_allows(line, context)
     if reason == "superseded":
-        # A newer fact in the answer, or (for a line about who the user is) another saved
-        # line that says the same kind of thing.
-        return bool(edited or answer.adds) or not is_identity_line(line) or any(
-            other != line and len(_pairs(other) & _pairs(line)) * 5 >= len(_pairs(line)) * 2
-            for other in saved)
+        # A newer fact in the answer; for a line about who the user is, also the user naming
+        # its subject ("Priya and I broke up") or another saved line saying the same kind of thing.
+        if edited or answer.adds or not is_identity_line(line) or _user_names(line, context):
+            return True
+        return any(other != line and len(_pairs(other) & _pairs(line)) * 5 >= len(_pairs(line)) * 2
+                   for other in saved)
     if reason == "merged":
         # Merged into another line: that line must still say what this one said.
         return not is_identity_line(line) or any(grounded(line, text) for text in edited.values())

@@ -120,7 +120,7 @@ def _compact(lines: list[str], model: str, meter: Meter) -> list[str] | None:
     except (llm.ModelError, AnswerError) as exc:
         meter.errors.append(f"compaction:{exc.kind}")
         return None
-    applied = answer_apply(shown, answer, Context(own_words="", forget_requests=(), compaction=True))
+    applied = answer_apply(shown, answer, Context(own_words="", compaction=True))
     if not applied.changed:
         meter.errors.append("compaction:no_change")
         return None

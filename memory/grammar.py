@@ -319,16 +319,22 @@ _SENTENCES = re.compile(r"[^.!?;。！？；\n]+[.!?;。！？；]*")
 _CLAUSES = re.compile(r"[,，、]\s*|\s*[—–]\s+")
 
 
+def memory_requests_in(text: str) -> list[RequestFound]:
+    """Every request a message makes, clause by clause, in order."""
+    found = []
+    for sentence in _SENTENCES.findall(_clean(text)):
+        for clause in _CLAUSES.split(sentence):
+            request = memory_request_in(clause)
+            if request:
+                found.append(request)
+    return found
+
+
 def memory_request_kind(text: str) -> MemoryRequest | None:
     """FORGET when the message asks Whizi to forget something, REMEMBER when it asks
     it to remember something, else None. A message that does both counts as FORGET,
     because forgetting is what the pass must not hold back."""
-    kinds = set()
-    for sentence in _SENTENCES.findall(_clean(text)):
-        for clause in _CLAUSES.split(sentence):
-            found = memory_request_in(clause)
-            if found:
-                kinds.add(found.kind)
+    kinds = {request.kind for request in memory_requests_in(text)}
     if F in kinds:
         return F
     return R if R in kinds else None
