@@ -99,7 +99,7 @@ class Context:
             for request in memory_requests_in(text):
                 if request.kind is not MemoryRequest.FORGET:
                     continue
-                everything = everything or request.everything
+                everything = everything or request.everything or bool(_FORGET_ALL.search(request.content))
                 # "Forget that" names what the user said just before it.
                 forget.append(request.content or (said[index - 1] if index else text))
         return cls(own_words="\n".join(said), forget=tuple(forget), forget_everything=everything)
