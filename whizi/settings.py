@@ -11,6 +11,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
 
+from whizi.llm.catalog import ModelsFile, models_file_load
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -281,9 +283,23 @@ WHIZI_LLM_PROVIDERS = {
     "scripted": "whizi.llm.scripted.ScriptedLLM",
 }
 WHIZI_OFFLINE_MODEL = "whizi/offline"
-WHIZI_CHAT_MODELS = envlist("WHIZI_CHAT_MODELS", WHIZI_OFFLINE_MODEL)
-WHIZI_MEMORY_MODEL = os.environ.get("WHIZI_MEMORY_MODEL", "").strip() or WHIZI_OFFLINE_MODEL
+# Per-model endpoint, key variable, context window, limits, retries and fallbacks
+# (whizi.llm.catalog); the variables below are enough for the simple case.
+WHIZI_MODELS_FILE = os.environ.get("WHIZI_MODELS_FILE", "").strip()
+_models_file = models_file_load(WHIZI_MODELS_FILE) if WHIZI_MODELS_FILE else ModelsFile()
+WHIZI_MODELS = _models_file.models
+WHIZI_MODEL_ROUTER = _models_file.router
+WHIZI_CHAT_MODELS = envlist("WHIZI_CHAT_MODELS", "") or _models_file.chat_models or [WHIZI_OFFLINE_MODEL]
+WHIZI_MEMORY_MODEL = (os.environ.get("WHIZI_MEMORY_MODEL", "").strip() or _models_file.memory_model
+                      or WHIZI_OFFLINE_MODEL)
+# The whole time a chat reply may take, retries and fallbacks included, streamed or not.
 WHIZI_CHAT_TIMEOUT = envfloat("WHIZI_CHAT_TIMEOUT", "60")
+WHIZI_CHAT_RETRIES = envint("WHIZI_CHAT_RETRIES", "2")
+# Longest chat reply asked for, unless a model's own max_tokens says otherwise.
+WHIZI_CHAT_MAX_TOKENS = envint("WHIZI_CHAT_MAX_TOKENS", "2048")
+# Product cap on the history sent with each message, in the model's tokens: a long chat
+# on a 1M-token model must not cost a million input tokens a message.
+WHIZI_HISTORY_MAX_TOKENS = envint("WHIZI_HISTORY_MAX_TOKENS", "16000")
 WHIZI_MEMORY_MODEL_TIMEOUT = envfloat("WHIZI_MEMORY_MODEL_TIMEOUT", "120")
 if WHIZI_MEMORY_MODEL_TIMEOUT >= CELERY_TASK_SOFT_TIME_LIMIT / 2:
     raise ImproperlyConfigured(
@@ -322,7 +338,11 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("WHIZI_LOG_LEVEL", "INFO")},
     "loggers": {
-        "LiteLLM": {"level": "WARNING"},
+        # Whizi logs each failed model call once, with its class (chat.exchange,
+        # memory.run); litellm's own lines would repeat it, twice and with tracebacks.
+        "LiteLLM": {"level": "CRITICAL"},
+        "LiteLLM Router": {"level": "CRITICAL"},
+        "LiteLLM Proxy": {"level": "CRITICAL"},
         "httpx": {"level": "WARNING"},
     },
 }
