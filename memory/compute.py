@@ -11,6 +11,7 @@ import logging
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from django.conf import settings
 
@@ -52,6 +53,7 @@ class PassResult:
     model_calls: int = 0
     error: str = ""
     retryable: bool = False
+    cost: Decimal | None = None
 
     @property
     def changed(self) -> bool:
@@ -71,12 +73,18 @@ class Meter:
     seconds: float = 0.0
     calls: int = 0
     errors: list[str] = field(default_factory=list)
+    cost: Decimal | None = None  # None until a priced call is made
 
     def add(self, result: PassResult) -> None:
         self.input_tokens += result.input_tokens
         self.output_tokens += result.output_tokens
         self.seconds += result.model_seconds
         self.calls += result.model_calls
+        self.add_cost(result.cost)
+
+    def add_cost(self, cost: Decimal | None) -> None:
+        if cost is not None:
+            self.cost = (self.cost or Decimal(0)) + cost
 
 
 # ---------------------------------------------------------------------------- checks
@@ -137,6 +145,7 @@ def _call(model: str, messages: list[dict[str, str]], meter: Meter) -> str:
     finally:
         meter.seconds += time.perf_counter() - started
     meter.output_tokens += count_tokens(completion.text)
+    meter.add_cost(completion.cost)
     return completion.text
 
 
@@ -187,7 +196,7 @@ def _result(outcome: str, lines: Sequence[str], existing: Sequence[str], meter: 
         outcome=outcome, lines=tuple(lines), existing=tuple(existing),
         input_tokens=meter.input_tokens, output_tokens=meter.output_tokens,
         model_seconds=meter.seconds, model_calls=meter.calls,
-        error=error or ",".join(meter.errors), retryable=retryable,
+        error=error or ",".join(meter.errors), retryable=retryable, cost=meter.cost,
     )
 
 

@@ -9,6 +9,7 @@ the skip is logged and counted. With the operator switch off nothing is read at 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -84,14 +85,34 @@ class MemoryRead:
         return cls(owner=owner, future=future, deadline=time.monotonic() + timeout)
 
     def snapshot(self) -> MemorySnapshot | None:
+        """Wait in this thread (for callers that have one to spare)."""
         if self.future is None:  # memory switched off: not a skip, nothing to count
             return None
         try:
-            return self.future.result(timeout=max(0.0, self.deadline - time.monotonic()))
+            return self.future.result(timeout=self._remaining())
         except FutureTimeout:
-            reason = "timeout"
+            return self._skipped("timeout")
         except Exception as exc:  # MemoryUnavailable, or the connection itself failed
-            reason = "error"
+            return self._skipped("error", exc)
+
+    async def asnapshot(self) -> MemorySnapshot | None:
+        """Await the read: no thread waits on it (the reader thread does the read)."""
+        if self.future is None:
+            return None
+        try:
+            # Shielded: a late read is left to finish in its reader thread, not cancelled.
+            return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(self.future)),
+                                          self._remaining())
+        except TimeoutError:
+            return await asyncio.to_thread(self._skipped, "timeout")
+        except Exception as exc:
+            return await asyncio.to_thread(self._skipped, "error", exc)
+
+    def _remaining(self) -> float:
+        return max(0.0, self.deadline - time.monotonic())
+
+    def _skipped(self, reason: str, exc: BaseException | None = None) -> None:
+        if exc is not None:
             log.debug("memory read error: %s", type(exc).__name__)
         memory_read_skip_count(reason=reason, owner=self.owner)
         return None

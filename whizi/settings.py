@@ -83,7 +83,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whizi.middleware.ContentSecurityPolicyMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "whizi.middleware.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -134,6 +134,9 @@ if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
     if WHIZI_DB_POOL_MAX_SIZE > 0 and DATABASES["default"]["ENGINE"].endswith("postgresql"):
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections
+        # Each connection is checked as it leaves the pool, so one broken by a PostgreSQL
+        # restart is replaced there instead of failing the request that got it.
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": min(2, WHIZI_DB_POOL_MAX_SIZE),
             "max_size": WHIZI_DB_POOL_MAX_SIZE,

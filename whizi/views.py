@@ -1,5 +1,7 @@
 """Error pages: JSON on the API (one shape, whizi.http), Django's pages elsewhere."""
 
+import sys
+
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.views import csrf, defaults
@@ -31,6 +33,18 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 def server_error(request: HttpRequest) -> HttpResponse:
     if is_api(request):
-        return json_error(500, _("Something went wrong"),
-                          _("The server could not answer. Nothing was changed: please try again."))
+        # Every database connection of this process was busy for the whole pool timeout:
+        # an overload that passes, so 503 and when to try again rather than a bare 500.
+        busy = _is_pool_timeout(sys.exc_info()[1])
+        return json_error(503 if busy else 500, _("Something went wrong"),
+                          _("The server could not answer. Nothing was changed: please try again."),
+                          headers={"Retry-After": "5"} if busy else None)
     return defaults.server_error(request)
+
+
+def _is_pool_timeout(exc: BaseException | None) -> bool:
+    while exc is not None:
+        if type(exc).__name__ == "PoolTimeout":
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False

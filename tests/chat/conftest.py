@@ -37,6 +37,9 @@ OFFLINE = "whizi/offline"
 def chat_models(settings):
     settings.WHIZI_CHAT_MODELS = [CHAT_A, CHAT_B, OFFLINE]
     settings.WHIZI_MEMORY_READ_TIMEOUT = 2.0
+    # A scripted queue gives one entry per call, so a retry would take the next test
+    # answer; retries and fallbacks are tested against the fake provider instead.
+    settings.WHIZI_CHAT_RETRIES = 0
     return settings.WHIZI_CHAT_MODELS
 
 

@@ -36,6 +36,7 @@ def asgi_server(django_db_setup, django_db_blocker):
     env["DATABASE_URL"] = _database_url_for(settings.DATABASES["default"]["NAME"])
     env.pop("WHIZI_TEST_DATABASE_NAME", None)
     env["WHIZI_CHAT_MODELS"] = ",".join([CHAT_A, CHAT_B, OFFLINE])
+    env["WHIZI_CHAT_RETRIES"] = "0"  # one scripted answer per call (tests/chat/conftest.py)
     ARTIFACTS.mkdir(exist_ok=True)
     log = open(ARTIFACTS / "uvicorn-chat.log", "ab")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
