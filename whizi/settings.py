@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "whizi.apps.WhiziConfig",
     "allauth",
     "allauth.account",
     "accounts",
@@ -196,6 +197,11 @@ CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT - 30
 # fault tests and bench/kill_worker.py lower it for a worker they restart on purpose.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": envint("WHIZI_BROKER_VISIBILITY_TIMEOUT", "3600"),
+    # A web process publishing a pass while Redis is down or unreachable gives up in
+    # well under a second (the sweep publishes it later); the read timeout stays above
+    # the worker's 1-second blocking pop.
+    "socket_connect_timeout": 0.5,
+    "socket_timeout": 3,
 }
 CELERY_BEAT_SCHEDULE: dict = {
     # Passes recorded with their message but never published (Redis was down, the web
