@@ -38,7 +38,7 @@ def _refusal(exc: Exception) -> ApiError:
         return ApiError(409, _("Not allowed now"), exc.message)
     failure = model_failure_text(kind=exc.kind, retryable=exc.retryable, retry_after=exc.retry_after)
     headers = {"Retry-After": str(failure.retry_after)} if failure.retry_after else {}
-    return ApiError(failure.status, failure.title, failure.message, headers=headers,
+    return ApiError(failure.status, failure.title, failure.message, headers=headers, logged=True,
                     retryable=failure.retryable)
 
 

@@ -39,6 +39,7 @@ from chat.model_choice import chat_model_choose
 from chat.models import Conversation, Message, Project
 from memory.selectors import pass_marks
 from whizi.db import db_step
+from whizi.http import already_logged
 from whizi.llm import Completion, ModelError, model_display_name
 
 log = logging.getLogger(__name__)
@@ -163,7 +164,7 @@ def send(request: HttpRequest) -> HttpResponse:
         chat = exc.user_message.conversation
         context = _page_context(request, owner, conversation=chat, send_error=failure.__dict__,
                                 retry_content=exc.user_message.content)
-        response = render(request, "chat/home.html", context, status=failure.status)
+        response = already_logged(render(request, "chat/home.html", context, status=failure.status))
         if failure.retry_after:
             response["Retry-After"] = str(failure.retry_after)
         return response

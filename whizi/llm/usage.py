@@ -23,9 +23,14 @@ def reply_cost(spec: ModelSpec, input_tokens: int, output_tokens: int) -> Decima
         return Decimal(str(dollars)).quantize(_PLACES)
     from whizi.llm import litellm_module
 
+    litellm = litellm_module()
     try:
-        prompt, completion = litellm_module().cost_per_token(
-            model=spec.model, prompt_tokens=input_tokens, completion_tokens=output_tokens)
+        info = litellm.get_model_info(spec.model)
     except Exception:  # litellm raises a bare Exception (or worse) for a model it cannot price
         return None
+    # The Router lists every deployment it is given with a price of 0: only a real price counts.
+    if not (info.get("input_cost_per_token") or info.get("output_cost_per_token")):
+        return None
+    prompt, completion = litellm.cost_per_token(model=spec.model, prompt_tokens=input_tokens,
+                                                completion_tokens=output_tokens)
     return Decimal(str(prompt + completion)).quantize(_PLACES)
