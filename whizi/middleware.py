@@ -8,6 +8,8 @@ from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_asy
 from django.http import HttpRequest, HttpResponse
 from whitenoise.middleware import WhiteNoiseMiddleware
 
+from whizi.db import db_release
+
 # Only our own origin: a fact or reply that smuggles in markup cannot load a remote
 # image or script, so it cannot carry data anywhere. No inline script or style.
 CONTENT_SECURITY_POLICY = "; ".join([
@@ -46,6 +48,38 @@ class ContentSecurityPolicyMiddleware:
     @staticmethod
     def _headed(response: HttpResponse) -> HttpResponse:
         response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        return response
+
+
+class StreamReleaseMiddleware:
+    """A streamed response gives its database connection back before it streams.
+
+    The response steps of the other middleware (the session saved for a new guest) take
+    a connection after the view returned, and Django gives it back only when the response
+    ends: for a streamed reply, as long as the model writes. Outermost in MIDDLEWARE.
+    """
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.get_response = get_response
+        self.async_mode = iscoroutinefunction(get_response)
+        if self.async_mode:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.async_mode:
+            return self.__acall__(request)
+        response = self.get_response(request)
+        if response.streaming:
+            db_release()
+        return response
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponse:
+        response = await self.get_response(request)
+        if response.streaming:
+            await sync_to_async(db_release)()  # in the request's thread, where the connection is
         return response
 
 

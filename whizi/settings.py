@@ -82,6 +82,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Every middleware here works in an async chain, so an async view (chat, voice) holds
+    # no thread while it awaits; one sync middleware would make Django wait in a thread.
+    "whizi.middleware.StreamReleaseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whizi.middleware.ContentSecurityPolicyMiddleware",
     "whizi.middleware.StaticFilesMiddleware",
