@@ -22,6 +22,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from accounts.owner import Owner
 from memory.store import MemorySnapshot, memory_read
+from whizi.degraded import degraded_note
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +132,7 @@ def memory_read_skip_count(*, reason: str, owner: Owner) -> None:
         cache.add(key, 0, timeout=None)
         cache.incr(key)
     except Exception as exc:  # the cache being down must not fail the reply either
-        log.warning("could not count a memory read skip: %s", type(exc).__name__)
+        degraded_note("cache", "counting a memory read skip", exc)
 
 
 def memory_read_skips() -> dict[str, int]:

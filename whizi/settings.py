@@ -138,14 +138,14 @@ if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
     if WHIZI_DB_POOL_MAX_SIZE > 0 and DATABASES["default"]["ENGINE"].endswith("postgresql"):
         DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps the connections
-        # Each connection is checked as it leaves the pool, so one broken by a PostgreSQL
-        # restart is replaced there instead of failing the request that got it.
-        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
             "min_size": min(2, WHIZI_DB_POOL_MAX_SIZE),
             "max_size": WHIZI_DB_POOL_MAX_SIZE,
             "timeout": WHIZI_DB_POOL_TIMEOUT,
         }
+        # Each connection is checked as it leaves the pool, so one broken by a PostgreSQL
+        # restart is replaced there instead of failing its request (whizi.pool).
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     if os.environ.get("WHIZI_TEST_DATABASE_NAME"):
         DATABASES["default"]["TEST"] = {"NAME": os.environ["WHIZI_TEST_DATABASE_NAME"]}
 else:
