@@ -48,23 +48,23 @@ def usage_by_owner(*, search: str = "", limit: int = 100) -> list[OwnerUsage]:
     per_owner = replies.values("conversation__user", "conversation__user__email", "conversation__guest")
     for row in per_owner.annotate(
             replies=Count("id"), input_tokens=Sum("input_tokens"), output_tokens=Sum("output_tokens"),
-            cost=Sum("cost"), unpriced=Count("id", filter=Q(cost__isnull=True))):
+            cost_sum=Sum("cost"), unpriced=Count("id", filter=Q(cost__isnull=True))):
         key = (row["conversation__user"], row["conversation__guest"])
         owners[key] = OwnerUsage(
             user_id=key[0], guest_id=key[1], email=row["conversation__user__email"] or "",
             replies=row["replies"], input_tokens=row["input_tokens"] or 0,
-            output_tokens=row["output_tokens"] or 0, chat_cost=row["cost"] or Decimal(0),
+            output_tokens=row["output_tokens"] or 0, chat_cost=row["cost_sum"] or Decimal(0),
             unpriced_replies=row["unpriced"])
     for row in passes.values("user", "user__email", "guest").annotate(
             passes=Count("id"), input_tokens=Sum("input_tokens"), output_tokens=Sum("output_tokens"),
-            cost=Sum("cost")):
+            cost_sum=Sum("cost")):
         key = (row["user"], row["guest"])
         usage = owners.setdefault(key, OwnerUsage(user_id=key[0], guest_id=key[1],
                                                   email=row["user__email"] or ""))
         usage.passes = row["passes"]
         usage.memory_input_tokens = row["input_tokens"] or 0
         usage.memory_output_tokens = row["output_tokens"] or 0
-        usage.memory_cost = row["cost"] or Decimal(0)
+        usage.memory_cost = row["cost_sum"] or Decimal(0)
     ranked = sorted(owners.values(), key=lambda u: (u.total_cost, u.input_tokens + u.output_tokens),
                     reverse=True)
     return ranked[:limit]
