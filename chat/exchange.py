@@ -16,7 +16,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
@@ -30,7 +30,7 @@ from chat.prompt import ChatRequest, chat_request_assemble
 from memory.passes import pass_queue_after_reply
 from memory.reading import MemoryRead
 from memory.tokens import count_tokens
-from whizi.db import db_release, db_step
+from whizi.db import db_release, db_step_queued
 from whizi.llm import Completion, ModelError, ReplyStream, acomplete, astream
 from whizi.metrics import metric_count
 from whizi.text import storable_text
@@ -143,12 +143,6 @@ def chat_model_failed(exchange: Exchange, error: ModelError, *, streamed: bool) 
     return ChatModelFailed(error, user_message=exchange.user_message)
 
 
-async def chat_model_failed_async(exchange: Exchange, error: ModelError, *,
-                                  streamed: bool) -> ChatModelFailed:
-    # Counting talks to Redis: off the event loop, which must never wait on it.
-    return await sync_to_async(chat_model_failed, thread_sensitive=False)(exchange, error, streamed=streamed)
-
-
 def chat_exchange_finish(*, exchange: Exchange, completion: Completion) -> ChatReply:
     """Save the reply, and queue the memory pass it makes due (published after commit)."""
     text = storable_text(completion.text)
@@ -183,12 +177,12 @@ async def chat_reply_async(*, begin: Callable[[], Exchange]) -> ChatReply:
     `begin` checks and saves the user's message (chat_exchange_open) in a short database
     step. Raises ChatInputError (nothing saved) or ChatModelFailed (the message is saved).
     """
-    exchange = await chat_exchange_ready(await db_step(begin))
+    exchange = await chat_exchange_ready(await db_step_queued(begin))
     try:
         completion = await acomplete(**_call(exchange))
     except ModelError as exc:
-        raise await chat_model_failed_async(exchange, exc, streamed=False) from exc
-    return await db_step(chat_exchange_finish, exchange=exchange, completion=completion)
+        raise chat_model_failed(exchange, exc, streamed=False) from exc
+    return await db_step_queued(chat_exchange_finish, exchange=exchange, completion=completion)
 
 
 def chat_reply(*, conversation: Conversation, content: object, model: str | None = None) -> ChatReply:

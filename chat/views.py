@@ -31,14 +31,14 @@ from chat.exchange import (
     chat_exchange_open,
     chat_exchange_ready,
     chat_exchange_stream,
-    chat_model_failed_async,
+    chat_model_failed,
     chat_reply,
 )
 from chat.limits import MAX_MESSAGE_CHARS, message_content_check
 from chat.model_choice import chat_model_choose
 from chat.models import Conversation, Message, Project
 from memory.selectors import pass_marks
-from whizi.db import db_step
+from whizi.db import db_step_queued
 from whizi.http import already_logged
 from whizi.llm import Completion, ModelError, model_display_name
 
@@ -228,7 +228,7 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
     The database is used in two short steps (whizi.db.db_step); nothing is held while
     the model writes.
     """
-    begun = await db_step(_begin_stream, request)
+    begun = await db_step_queued(_begin_stream, request)
     if isinstance(begun, JsonResponse):
         return begun
 
@@ -242,10 +242,10 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
             async for piece in reply:
                 yield _sse("token", piece)
         except ModelError as exc:
-            yield _stream_error(await chat_model_failed_async(exchange, exc, streamed=True))
+            yield _stream_error(chat_model_failed(exchange, exc, streamed=True))
             return
         try:
-            done = await db_step(_finish_stream, request, exchange, reply.completion)
+            done = await db_step_queued(_finish_stream, request, exchange, reply.completion)
         except ChatModelFailed as failure:  # an empty reply
             yield _stream_error(failure)
             return

@@ -18,12 +18,11 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from accounts.owner import Owner
 from memory.store import MemorySnapshot, memory_read
-from whizi.degraded import degraded_note
+from whizi.metrics import metric_count, metric_read
 
 log = logging.getLogger(__name__)
 
@@ -124,9 +123,9 @@ class MemoryRead:
             return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(self.future)),
                                           self._remaining())
         except TimeoutError:
-            return await asyncio.to_thread(self._skipped, "timeout")
+            return self._skipped("timeout")
         except Exception as exc:
-            return await asyncio.to_thread(self._skipped, "error", exc)
+            return self._skipped("error", exc)
 
     def _remaining(self) -> float:
         return max(0.0, self.deadline - time.monotonic())
@@ -141,20 +140,14 @@ class MemoryRead:
 def memory_read_skip_count(*, reason: str, owner: Owner) -> None:
     """Log and count a request that went on without memory.
 
-    The counter is a Redis key in the Django cache (`chat:memory_read_skipped:timeout`
-    and `…:error`), shared by every web process; see memory_read_skips().
+    The counter (`chat:memory_read_skipped:timeout` and `…:error`) is shared by every web
+    process (whizi.metrics); see memory_read_skips().
     """
     log.warning("memory read %s for %s: replying without memory",
                 "timed out" if reason == "timeout" else "failed", owner.key)
-    key = SKIP_COUNTER_KEY.format(reason=reason)
-    try:
-        cache.add(key, 0, timeout=None)
-        cache.incr(key)
-    except Exception as exc:  # the cache being down must not fail the reply either
-        degraded_note("cache", "counting a memory read skip", exc)
+    metric_count(SKIP_COUNTER_KEY.format(reason=reason))
 
 
 def memory_read_skips() -> dict[str, int]:
     """How many requests went on without memory, by reason, since the counters started."""
-    return {reason: int(cache.get(SKIP_COUNTER_KEY.format(reason=reason)) or 0)
-            for reason in SKIP_REASONS}
+    return {reason: metric_read(SKIP_COUNTER_KEY.format(reason=reason)) for reason in SKIP_REASONS}

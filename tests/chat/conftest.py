@@ -27,6 +27,7 @@ from memory.models import Memory
 from memory.reading import SKIP_COUNTER_KEY, SKIP_REASONS
 from memory.tokens import count_list_tokens
 from whizi.llm.scripted import Script
+from whizi.metrics import metrics_flush
 
 CHAT_A = "scripted/chat-a"
 CHAT_B = "scripted/chat-b"
@@ -55,6 +56,7 @@ def script_b() -> Script:
 
 @pytest.fixture(autouse=True)
 def _fresh_skip_counters():
+    metrics_flush()  # counts still gathering in this process belong to earlier tests
     for reason in SKIP_REASONS:
         cache.delete(SKIP_COUNTER_KEY.format(reason=reason))
 
