@@ -150,7 +150,8 @@ async def guest(base: str) -> httpx.AsyncClient:
     return client
 
 
-async def json_chat(client: httpx.AsyncClient, conversation_id: int, chat: Chat) -> None:
+async def json_chat(client: httpx.AsyncClient, conversation_id: int, chat: Chat, delay: float) -> None:
+    await asyncio.sleep(delay)
     started = time.monotonic()
     try:
         response = await client.post(f"/api/conversations/{conversation_id}/messages/",
@@ -163,7 +164,8 @@ async def json_chat(client: httpx.AsyncClient, conversation_id: int, chat: Chat)
     chat.seconds = time.monotonic() - started
 
 
-async def stream_chat(client: httpx.AsyncClient, chat: Chat) -> None:
+async def stream_chat(client: httpx.AsyncClient, chat: Chat, delay: float) -> None:
+    await asyncio.sleep(delay)
     started = time.monotonic()
     fields = {"content": "Tell me a story.", "csrfmiddlewaretoken": client.cookies["csrftoken"]}
     try:
@@ -220,9 +222,13 @@ async def load(args: argparse.Namespace, base: str, database: str, web_pid: int)
     stop = asyncio.Event()
     reading = [asyncio.create_task(visitor(client, latencies, visitor_errors, stop)) for client in visitors]
     cpu_before, started = proc_cpu_seconds(web_pid), time.monotonic()
+    streams = round(args.chats * args.stream_share)
+    # Over the ramp, stream and JSON chats take turns starting.
+    slots = [2 * i if i < streams else 2 * (i - streams) + 1 for i in range(args.chats)]
     await asyncio.gather(*(
-        json_chat(client, conversation_id, chat) if conversation_id else stream_chat(client, chat)
-        for (client, conversation_id), chat in zip(guests, chats, strict=True)))
+        json_chat(client, conversation_id, chat, args.ramp * slots[i] / (2 * args.chats)) if conversation_id
+        else stream_chat(client, chat, args.ramp * slots[i] / (2 * args.chats))
+        for i, ((client, conversation_id), chat) in enumerate(zip(guests, chats, strict=True))))
     wall, cpu = time.monotonic() - started, proc_cpu_seconds(web_pid) - cpu_before
     stop.set()
     await asyncio.gather(*reading)
@@ -286,6 +292,8 @@ def main() -> None:
     parser.add_argument("--token-latency", type=float, default=0.04)
     parser.add_argument("--hang", action="store_true", help="the provider never answers")
     parser.add_argument("--stream-share", type=float, default=0.5, help="share of chats that stream")
+    parser.add_argument("--ramp", type=float, default=0.0,
+                        help="seconds over which the chats start (0: all at once)")
     parser.add_argument("--memory", choices=["on", "off"], default="on", help="WHIZI_MEMORY_ENABLED")
     parser.add_argument("--chat-timeout", type=float, default=60)
     parser.add_argument("--pool", type=int, default=20, help="WHIZI_DB_POOL_MAX_SIZE")
