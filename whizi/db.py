@@ -38,7 +38,8 @@ def _gate() -> asyncio.Semaphore:
     loop = asyncio.get_running_loop()
     gate = _steps_by_loop.get(loop)
     if gate is None:
-        gate = _steps_by_loop[loop] = asyncio.Semaphore(max(1, settings.WHIZI_DB_POOL_MAX_SIZE // 2))
+        pool = settings.WHIZI_DB_POOL_MAX_SIZE  # with the pool off (0), as a default pool would
+        gate = _steps_by_loop[loop] = asyncio.Semaphore(max(1, pool // 2) if pool > 0 else 10)
     return gate
 
 

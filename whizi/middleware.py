@@ -51,8 +51,9 @@ class ContentSecurityPolicyMiddleware:
         return response
 
 
-class StreamReleaseMiddleware:
-    """A streamed response gives its database connection back before it streams.
+class ConnectionReleaseMiddleware:
+    """A response gives its database connection back as soon as the middleware are done
+    with it, before it is sent.
 
     The response steps of the other middleware (the session saved for a new guest) take
     a connection after the view returned, and Django gives it back only when the response
@@ -78,8 +79,7 @@ class StreamReleaseMiddleware:
 
     async def __acall__(self, request: HttpRequest) -> HttpResponse:
         response = await self.get_response(request)
-        if response.streaming:
-            await sync_to_async(db_release)()  # in the request's thread, where the connection is
+        await sync_to_async(db_release)()  # in the request's thread, where the connection is
         return response
 
 

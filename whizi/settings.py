@@ -84,7 +84,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # Every middleware here works in an async chain, so an async view (chat, voice) holds
     # no thread while it awaits; one sync middleware would make Django wait in a thread.
-    "whizi.middleware.StreamReleaseMiddleware",
+    "whizi.middleware.ConnectionReleaseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whizi.middleware.ContentSecurityPolicyMiddleware",
     "whizi.middleware.StaticFilesMiddleware",
