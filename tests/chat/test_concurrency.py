@@ -151,7 +151,7 @@ def test_a_hanging_provider_takes_no_page_down(server, fake_provider):
     async def run():
         chats = [asyncio.create_task(_json_chat(server)) for _ in range(3)]
         chats += [asyncio.create_task(_streamed_chat(server)) for _ in range(3)]
-        while fake_provider.in_flight < 6:
+        while fake_provider.in_flight < 6 and not all(chat.done() for chat in chats):
             await asyncio.sleep(0.05)
         visitors = await asyncio.gather(*(_other_visitor(server) for _ in range(6)))
         return await asyncio.gather(*chats), visitors
