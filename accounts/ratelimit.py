@@ -10,22 +10,21 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import redis
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
 from accounts.owner import owner_for_request
+from whizi.db import db_step
+from whizi.degraded import degraded_note
 from whizi.http import json_error
 from whizi.redis import redis_client
 
-log = logging.getLogger(__name__)
 WINDOW_SECONDS = 60
 
 
@@ -52,8 +51,7 @@ def over_limit(*, scope: str, owner_key: str, ip: str, limit: Limit, fail_open: 
             pipe.expire(key, WINDOW_SECONDS * 2)
         owner_count, _, ip_count, _ = pipe.execute()
     except redis.RedisError as exc:
-        log.warning("rate limit %s not counted (%s): failing %s", scope, type(exc).__name__,
-                    "open" if fail_open else "closed")
+        degraded_note("rate limits", f"counting {scope} (failing {'open' if fail_open else 'closed'})", exc)
         return not fail_open
     return owner_count > limit.per_owner or ip_count > limit.per_ip
 
@@ -88,7 +86,9 @@ def rate_limited(scope: str | dict[str, str], *, fail_open: bool) -> Callable:
 
             @functools.wraps(view)
             async def async_wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-                refused = await sync_to_async(_refusal)(request, scope_for(request), fail_open)
+                refused = None
+                if settings.WHIZI_RATE_LIMITS_ENABLED:
+                    refused = await db_step(_refusal, request, scope_for(request), fail_open)
                 return refused or await view(request, *args, **kwargs)
 
             return async_wrapper

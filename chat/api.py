@@ -7,6 +7,7 @@ changes nothing; a chat-model failure adds `"retryable"` and keeps the user's me
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from collections.abc import Callable
 
@@ -18,33 +19,53 @@ from accounts.owner import Owner, owner_for_request
 from accounts.ratelimit import rate_limited
 from chat.conversations import conversation_for_owner, conversation_start
 from chat.errors import ChatInputError, ChatModelFailed, ChatNotAllowed, model_failure_text
-from chat.exchange import chat_reply
+from chat.exchange import Exchange, chat_exchange_open, chat_reply_async
 from chat.limits import MAX_MESSAGE_CHARS
 from chat.models import VoiceSession
-from chat.voice import voice_session_end, voice_session_start, voice_turn_add
+from chat.voice import voice_instructions, voice_session_end, voice_session_open, voice_turn_add
+from whizi.db import db_step
 from whizi.http import ApiError, api_view, json_body
 
 # Largest JSON body taken: a message at its cap, in UTF-8, with room for the framing.
 MAX_BODY_BYTES = MAX_MESSAGE_CHARS * 4 + 4_096
 
 
+def _refusal(exc: Exception) -> ApiError:
+    """Chat's own refusals, told as JSON."""
+    if isinstance(exc, ChatInputError):
+        return ApiError(400, _("Invalid request"), exc.message, field=exc.field)
+    if isinstance(exc, ChatNotAllowed):
+        return ApiError(409, _("Not allowed now"), exc.message)
+    failure = model_failure_text(kind=exc.kind, retryable=exc.retryable, retry_after=exc.retry_after)
+    headers = {"Retry-After": str(failure.retry_after)} if failure.retry_after else {}
+    return ApiError(failure.status, failure.title, failure.message, headers=headers, logged=True,
+                    retryable=failure.retryable)
+
+
+CHAT_REFUSALS = (ChatInputError, ChatNotAllowed, ChatModelFailed)
+
+
 def chat_api(*methods: str) -> Callable:
-    """api_view, with chat's own refusals told as JSON too."""
+    """api_view (sync or async), with chat's own refusals told as JSON too."""
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        if asyncio.iscoroutinefunction(view):
+
+            @functools.wraps(view)
+            async def async_wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+                try:
+                    return await view(request, *args, **kwargs)
+                except CHAT_REFUSALS as exc:
+                    raise _refusal(exc) from exc
+
+            return api_view(*methods)(async_wrapper)
+
         @functools.wraps(view)
         def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
             try:
                 return view(request, *args, **kwargs)
-            except ChatInputError as exc:
-                raise ApiError(400, _("Invalid request"), exc.message, field=exc.field) from exc
-            except ChatNotAllowed as exc:
-                raise ApiError(409, _("Not allowed now"), exc.message) from exc
-            except ChatModelFailed as exc:
-                failure = model_failure_text(kind=exc.kind, retryable=exc.retryable)
-                headers = {"Retry-After": str(failure.retry_after)} if failure.retry_after else {}
-                raise ApiError(failure.status, failure.title, failure.message, headers=headers,
-                               retryable=failure.retryable) from exc
+            except CHAT_REFUSALS as exc:
+                raise _refusal(exc) from exc
 
         return api_view(*methods)(wrapper)
 
@@ -79,19 +100,29 @@ def conversations(request: HttpRequest) -> HttpResponse:
 # Chat fails open: Redis being down must not take chat down with it.
 @rate_limited("chat_message", fail_open=True)
 @chat_api("POST")
-def messages(request: HttpRequest, conversation_id: int) -> HttpResponse:
+async def messages(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    """Send a message and wait for the whole reply, holding no database connection or
+    thread while the model answers (chat.exchange.chat_reply_async)."""
     data = _body(request, required=True)
-    chat = conversation_for_owner(owner=owner_for_request(request), conversation_id=conversation_id)
-    reply = chat_reply(conversation=chat, content=data.get("content"), model=_optional_str(data, "model"))
+
+    def begin() -> Exchange:
+        chat = conversation_for_owner(owner=owner_for_request(request), conversation_id=conversation_id)
+        return chat_exchange_open(conversation=chat, content=data.get("content"),
+                                  model=_optional_str(data, "model"))
+
+    reply = await chat_reply_async(begin=begin)
     return JsonResponse({"reply": reply.assistant_message.content,
                          "model": reply.assistant_message.model, "turns": reply.turns})
 
 
 @rate_limited("voice", fail_open=True)
 @chat_api("POST")
-def voice_sessions(request: HttpRequest) -> HttpResponse:
+async def voice_sessions(request: HttpRequest) -> HttpResponse:
+    """Start a voice session; its instructions carry the saved list when the read is in time
+    (awaited, so no thread waits on it)."""
     _body(request, required=False)
-    session, instructions = voice_session_start(owner=owner_for_request(request))
+    session, memory = await db_step(lambda: voice_session_open(owner=owner_for_request(request)))
+    instructions = voice_instructions(snapshot=await memory.asnapshot())
     return JsonResponse({"id": session.pk, "instructions": instructions}, status=201)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -40,6 +41,7 @@ class ChatModelFailed(Exception):
         super().__init__(str(error))
         self.kind = error.kind
         self.retryable = error.retryable
+        self.retry_after = error.retry_after
         self.user_message = user_message
 
 
@@ -52,8 +54,9 @@ class ModelFailureText:
     retry_after: int | None
 
 
-def model_failure_text(*, kind: str, retryable: bool) -> ModelFailureText:
-    """The HTTP status and the words for a chat-model failure of this kind."""
+def model_failure_text(*, kind: str, retryable: bool, retry_after: float | None = None) -> ModelFailureText:
+    """The HTTP status and the words for a chat-model failure of this class
+    (whizi.llm.errors); `retry_after` is the provider's, passed on when it sent one."""
     title = _("The reply didn't arrive")
     if kind == "timeout":
         return ModelFailureText(
@@ -65,7 +68,22 @@ def model_failure_text(*, kind: str, retryable: bool) -> ModelFailureText:
         return ModelFailureText(
             503, title,
             _("The chat model is busy right now. Your message is saved: try again in a moment."),
-            True, RETRY_AFTER_SECONDS,
+            True, math.ceil(retry_after) if retry_after else RETRY_AFTER_SECONDS,
+        )
+    if kind in ("auth", "not_found", "quota"):
+        # The server's set-up, not the user's request: no point in sending it again as is.
+        return ModelFailureText(
+            503, title,
+            _("The chat model is not available right now. Your message is saved: try another "
+              "model or try again later."),
+            False, None,
+        )
+    if kind == "context":
+        return ModelFailureText(
+            502, title,
+            _("This conversation is too long for this model. Your message is saved: try another "
+              "model or start a new conversation."),
+            False, None,
         )
     if not retryable:
         return ModelFailureText(

@@ -3,13 +3,20 @@
 The user's message is saved before the model is called, so a failed call loses nothing;
 the reply is saved with any memory pass it makes due, and the pass is published to the
 worker only after that commit (memory.passes), so it never delays the reply.
+
+No database connection or thread is held while the model answers: the two database
+steps (begin, finish) are short and give their connection back (whizi.db), and the
+memory read and the model call are awaited.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
+from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
@@ -17,29 +24,40 @@ from django.utils import timezone
 from accounts.owner import Owner
 from chat.errors import ChatModelFailed
 from chat.limits import MAX_TITLE_CHARS, message_content_check
-from chat.model_choice import chat_model_choose
+from chat.model_choice import chat_model_choose, model_reply_tokens
 from chat.models import Conversation, Message
-from chat.prompt import ChatRequest, chat_request_build
+from chat.prompt import ChatRequest, chat_request_assemble
 from memory.passes import pass_queue_after_reply
 from memory.reading import MemoryRead
 from memory.tokens import count_tokens
-from whizi.llm import Completion, ModelError, complete
+from whizi.db import db_release, db_step_queued
+from whizi.llm import Completion, ModelError, ReplyStream, acomplete, astream
+from whizi.metrics import metric_count
 from whizi.text import storable_text
 
 log = logging.getLogger(__name__)
 
+FAILURE_METRIC = "chat:model_failed:{kind}"
 
-@dataclass
+
+@dataclass(frozen=True)
 class Exchange:
     """A user message saved and its request assembled, waiting for the model's reply."""
 
     conversation: Conversation
     user_message: Message
     request: ChatRequest
+    memory: MemoryRead
 
     @property
     def model(self) -> str:
         return self.request.model
+
+    @property
+    def provider_user(self) -> str:
+        """A stable pseudonym of the owner for the provider's abuse monitoring (no id, no name)."""
+        key = f"{settings.SECRET_KEY}:{Owner.of(self.conversation).key}"
+        return hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
 @dataclass(frozen=True)
@@ -51,10 +69,11 @@ class ChatReply:
     memory_attached: bool
 
 
-def chat_exchange_begin(*, conversation: Conversation, content: object,
-                        model: str | None = None) -> Exchange:
+def chat_exchange_open(*, conversation: Conversation, content: object,
+                       model: str | None = None) -> Exchange:
     """Check the input, save the user's message (switching model if asked) and assemble
-    the request. Raises ChatInputError with nothing saved."""
+    the request; the memory read is started and still running. Raises ChatInputError
+    with nothing saved."""
     text = message_content_check(content)
     chosen = chat_model_choose(requested=model, current=conversation.model)
     # Started before the user's message is saved, so opening the reader's connection
@@ -78,9 +97,22 @@ def chat_exchange_begin(*, conversation: Conversation, content: object,
         Conversation.objects.filter(pk=conversation.pk).update(**updates)
         for name, value in updates.items():
             setattr(conversation, name, value)
-    request = chat_request_build(conversation=conversation, user_message=user_message, model=chosen,
-                                 memory=memory)
-    return Exchange(conversation=conversation, user_message=user_message, request=request)
+    request = chat_request_assemble(conversation=conversation, user_message=user_message, model=chosen)
+    return Exchange(conversation=conversation, user_message=user_message, request=request, memory=memory)
+
+
+def chat_exchange_begin(*, conversation: Conversation, content: object,
+                        model: str | None = None) -> Exchange:
+    """chat_exchange_open(), then the memory block, waited for in this thread (its
+    connection given back first)."""
+    exchange = chat_exchange_open(conversation=conversation, content=content, model=model)
+    db_release()
+    return replace(exchange, request=exchange.request.with_memory(exchange.memory.snapshot()))
+
+
+async def chat_exchange_ready(exchange: Exchange) -> Exchange:
+    """The exchange with its memory block, once the read is in or its deadline passed."""
+    return replace(exchange, request=exchange.request.with_memory(await exchange.memory.asnapshot()))
 
 
 def _title_from(text: str) -> str:
@@ -90,17 +122,39 @@ def _title_from(text: str) -> str:
     return first_line[: MAX_TITLE_CHARS - 1].rstrip() + "…"
 
 
-def chat_exchange_finish(*, exchange: Exchange, text: str, input_tokens: int = 0,
-                         output_tokens: int = 0) -> ChatReply:
+def _call(exchange: Exchange) -> dict[str, object]:
+    return {"model": exchange.model, "messages": exchange.request.messages,
+            "timeout": settings.WHIZI_CHAT_TIMEOUT, "max_tokens": model_reply_tokens(exchange.model),
+            "user": exchange.provider_user}
+
+
+def chat_exchange_stream(exchange: Exchange) -> ReplyStream:
+    """The reply as it is written; `.completion` once it is whole. Raises ModelError."""
+    return astream(**_call(exchange))
+
+
+def chat_model_failed(exchange: Exchange, error: ModelError, *, streamed: bool) -> ChatModelFailed:
+    """Log (once, with the provider's error class) and count a reply that did not come."""
+    log.warning("chat model %s failed: %s (%s)%s, conversation %s", exchange.model, error.kind,
+                error.provider_error, " mid-stream" if streamed else "", exchange.conversation.pk)
+    metric_count(FAILURE_METRIC.format(kind=error.kind))
+    if streamed:
+        metric_count("chat:stream_failed")
+    return ChatModelFailed(error, user_message=exchange.user_message)
+
+
+def chat_exchange_finish(*, exchange: Exchange, completion: Completion) -> ChatReply:
     """Save the reply, and queue the memory pass it makes due (published after commit)."""
-    text = storable_text(text)
+    text = storable_text(completion.text)
     if not text.strip():
-        raise ChatModelFailed(ModelError("empty reply", kind="error"), user_message=exchange.user_message)
+        raise ChatModelFailed(ModelError("empty reply", kind="other", retryable=True),
+                              user_message=exchange.user_message)
     conversation = exchange.conversation
     with transaction.atomic():
         assistant = Message.objects.create(
             conversation=conversation, role=Message.Role.ASSISTANT, content=text,
-            model=exchange.model, input_tokens=input_tokens, output_tokens=output_tokens,
+            model=completion.model, input_tokens=completion.input_tokens,
+            output_tokens=completion.output_tokens, cost=completion.cost,
             content_tokens=count_tokens(text),
         )
         Conversation.objects.filter(pk=conversation.pk).update(updated_at=timezone.now())
@@ -117,18 +171,24 @@ def chat_exchange_finish(*, exchange: Exchange, text: str, input_tokens: int = 0
                      memory_attached=exchange.request.memory_attached)
 
 
-def chat_reply(*, conversation: Conversation, content: object, model: str | None = None) -> ChatReply:
-    """One complete exchange: save the message, ask the model, save the reply.
+async def chat_reply_async(*, begin: Callable[[], Exchange]) -> ChatReply:
+    """One complete exchange, holding no connection or thread while the model answers.
 
-    Raises ChatInputError (nothing saved) or ChatModelFailed (the message is saved).
+    `begin` checks and saves the user's message (chat_exchange_open) in a short database
+    step. Raises ChatInputError (nothing saved) or ChatModelFailed (the message is saved).
     """
-    exchange = chat_exchange_begin(conversation=conversation, content=content, model=model)
+    exchange = await chat_exchange_ready(await db_step_queued(begin))
     try:
-        answer: Completion = complete(model=exchange.model, messages=exchange.request.messages,
-                                      timeout=settings.WHIZI_CHAT_TIMEOUT)
+        completion = await acomplete(**_call(exchange))
     except ModelError as exc:
-        log.warning("chat model %s failed (%s) in conversation %s", exchange.model, exc.kind,
-                    conversation.pk)
-        raise ChatModelFailed(exc, user_message=exchange.user_message) from exc
-    return chat_exchange_finish(exchange=exchange, text=answer.text,
-                                input_tokens=answer.input_tokens, output_tokens=answer.output_tokens)
+        raise chat_model_failed(exchange, exc, streamed=False) from exc
+    return await db_step_queued(chat_exchange_finish, exchange=exchange, completion=completion)
+
+
+def chat_reply(*, conversation: Conversation, content: object, model: str | None = None) -> ChatReply:
+    """chat_reply_async() for a caller in a thread (the page without JavaScript, tests)."""
+
+    def begin() -> Exchange:
+        return chat_exchange_open(conversation=conversation, content=content, model=model)
+
+    return async_to_sync(chat_reply_async)(begin=begin)

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounts.owner import Owner
 from accounts.preferences import chat_models, preference_read
 from chat.errors import ChatInputError
-from whizi.llm import litellm_module
+from whizi.llm import litellm_module, model_lookup
 
-# Context budget for a model litellm has no figures for (the offline model, scripted
-# models, custom deployments): the smallest context any current chat model offers.
+# Context window for a model neither its configuration nor litellm knows (the offline
+# model, scripted models, custom deployments): the smallest any current chat model has.
 DEFAULT_CONTEXT_TOKENS = 8_192
-# Room left for the reply when the budget is a model's whole context window.
+# Room kept for the reply when litellm knows a model's total tokens but not its input.
 REPLY_RESERVE_TOKENS = 1_024
 
 
@@ -38,11 +39,16 @@ def chat_model_choose(*, requested: str | None, current: str | None = None,
     return models[0]
 
 
-@lru_cache(maxsize=64)
 def model_context_tokens(model: str) -> int:
-    """The model's input budget from litellm's model map, or a safe default."""
+    """The model's input window: configured, else litellm's model map, else a safe default."""
+    configured = model_lookup(model).context_window
+    return configured or _mapped_context_tokens(model_lookup(model).model)
+
+
+@lru_cache(maxsize=64)
+def _mapped_context_tokens(litellm_model: str) -> int:
     try:
-        info = litellm_module().get_model_info(model)
+        info = litellm_module().get_model_info(litellm_model)
     except Exception:  # litellm raises a bare Exception for an unmapped model
         return DEFAULT_CONTEXT_TOKENS
     max_input = info.get("max_input_tokens")
@@ -52,3 +58,24 @@ def model_context_tokens(model: str) -> int:
     if max_tokens:
         return max(int(max_tokens) - REPLY_RESERVE_TOKENS, REPLY_RESERVE_TOKENS)
     return DEFAULT_CONTEXT_TOKENS
+
+
+def model_reply_tokens(model: str) -> int:
+    """The longest reply asked of the model (its max_tokens)."""
+    return model_lookup(model).max_tokens or settings.WHIZI_CHAT_MAX_TOKENS
+
+
+def history_budget(model: str, *, fixed_tokens: int) -> int:
+    """How many tokens of history (counted with o200k_base, as stored) one message may
+    carry on `model`, after `fixed_tokens` of system messages, memory and the new message.
+
+    1. The model's window, less the reply it may write, less the fixed part.
+    2. No more than the product cap (WHIZI_HISTORY_MAX_TOKENS, or the model's own).
+    3. Both are in the model's tokens: divided by its tokenizer's factor (whizi.llm.catalog:
+       exact for o200k models, a measured margin for others, a wider one when unknown).
+    """
+    spec = model_lookup(model)
+    factor = spec.family_token_factor
+    room = model_context_tokens(model) - model_reply_tokens(model) - fixed_tokens * factor
+    cap = spec.history_max_tokens or settings.WHIZI_HISTORY_MAX_TOKENS
+    return max(0, int(min(room, cap) / factor))

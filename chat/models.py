@@ -48,9 +48,11 @@ class Message(models.Model):
     role = models.CharField(max_length=16, choices=Role.choices)
     content = models.TextField()
     model = models.CharField(max_length=200, blank=True)
-    # Usage the provider reported for the reply (assistant messages only).
+    # Usage the provider reported for the reply (assistant messages only), streamed or not,
+    # and its cost in US dollars (null when the model cannot be priced).
     input_tokens = models.PositiveIntegerField(default=0)
     output_tokens = models.PositiveIntegerField(default=0)
+    cost = models.DecimalField(max_digits=14, decimal_places=8, null=True, blank=True)
     # The content's own size (tiktoken), counted once when saved, so trimming the
     # history to a model's context budget never re-tokenises old messages.
     content_tokens = models.PositiveIntegerField(null=True, blank=True)

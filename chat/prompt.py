@@ -6,19 +6,21 @@
   4. as much of the conversation's history as fits the model's context budget;
   5. the new user message.
 
-The memory read (3) was started by the caller and runs while 1, 2, 4 and 5 are built.
+The memory read (3) was started by the caller and runs while 1, 2, 4 and 5 are built;
+its block is put in place last (ChatRequest.with_memory), when the read is in.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from accounts.owner import Owner
-from chat.model_choice import REPLY_RESERVE_TOKENS, model_context_tokens
+from chat.model_choice import history_budget
 from chat.models import Conversation, Message
 from memory.prompts import memory_system_message
 from memory.reading import MemoryRead
 from memory.selectors import memory_block_max_tokens
+from memory.store import MemorySnapshot
 from memory.tokens import count_tokens
 
 BASE_SYSTEM_PROMPT = (
@@ -32,11 +34,6 @@ PROJECT_SYSTEM_MESSAGE = (
 # Per-message framing a provider adds around each message's content.
 MESSAGE_OVERHEAD_TOKENS = 4
 
-VOICE_SYSTEM_PROMPT = (
-    "You are Whizi, talking with the user by voice. Keep answers short and natural to "
-    "say aloud, in the language the user speaks."
-)
-
 
 def _message_tokens(content: str) -> int:
     return count_tokens(content) + MESSAGE_OVERHEAD_TOKENS
@@ -45,9 +42,28 @@ def _message_tokens(content: str) -> int:
 @dataclass(frozen=True)
 class ChatRequest:
     model: str
-    messages: list[dict[str, str]]
-    memory_attached: bool
-    history_messages: int
+    system: tuple[dict[str, str], ...]
+    history: tuple[dict[str, str], ...]
+    new: dict[str, str]
+    memory_block: dict[str, str] | None = None
+
+    @property
+    def messages(self) -> list[dict[str, str]]:
+        block = [self.memory_block] if self.memory_block else []
+        return [*self.system, *block, *self.history, self.new]
+
+    @property
+    def memory_attached(self) -> bool:
+        return self.memory_block is not None
+
+    @property
+    def history_messages(self) -> int:
+        return len(self.history)
+
+    def with_memory(self, snapshot: MemorySnapshot | None) -> ChatRequest:
+        """This request with the saved list's block, when the read brought one."""
+        block = memory_system_message(snapshot.lines) if snapshot is not None else None
+        return replace(self, memory_block=block)
 
 
 def _history_within(*, conversation: Conversation, before_id: int, budget: int) -> list[dict[str, str]]:
@@ -83,15 +99,9 @@ def _history_within(*, conversation: Conversation, before_id: int, budget: int) 
     return picked
 
 
-def chat_request_build(*, conversation: Conversation, user_message: Message, model: str,
-                       memory: MemoryRead | None = None) -> ChatRequest:
-    """Every message a chat model is sent for `user_message`, in the order above.
-
-    `memory` is a read the caller already started; without one, it starts here.
-    """
-    if memory is None:
-        memory = MemoryRead.start(owner=Owner.of(conversation))
-
+def chat_request_assemble(*, conversation: Conversation, user_message: Message, model: str) -> ChatRequest:
+    """Everything a chat model is sent for `user_message` but the memory block (whose room
+    is kept in the budget)."""
     system = [{"role": "system", "content": BASE_SYSTEM_PROMPT}]
     project = conversation.project
     if project is not None and project.instructions.strip():
@@ -101,12 +111,17 @@ def chat_request_build(*, conversation: Conversation, user_message: Message, mod
         })
     new = {"role": "user", "content": user_message.content}
     fixed = sum(_message_tokens(m["content"]) for m in system) + _message_tokens(new["content"])
-    memory_reserve = memory_block_max_tokens() + MESSAGE_OVERHEAD_TOKENS
-    budget = model_context_tokens(model) - REPLY_RESERVE_TOKENS - memory_reserve - fixed
-    history = _history_within(conversation=conversation, before_id=user_message.pk, budget=budget)
+    fixed += memory_block_max_tokens() + MESSAGE_OVERHEAD_TOKENS
+    history = _history_within(conversation=conversation, before_id=user_message.pk,
+                              budget=history_budget(model, fixed_tokens=fixed))
+    return ChatRequest(model=model, system=tuple(system), history=tuple(history), new=new)
 
-    snapshot = memory.snapshot()
-    block = memory_system_message(snapshot.lines) if snapshot is not None else None
-    messages = system + ([block] if block else []) + history + [new]
-    return ChatRequest(model=model, messages=messages, memory_attached=block is not None,
-                       history_messages=len(history))
+
+def chat_request_build(*, conversation: Conversation, user_message: Message, model: str,
+                       memory: MemoryRead | None = None) -> ChatRequest:
+    """The whole request, waiting in this thread for the memory read (started here if the
+    caller did not start it)."""
+    if memory is None:
+        memory = MemoryRead.start(owner=Owner.of(conversation))
+    request = chat_request_assemble(conversation=conversation, user_message=user_message, model=model)
+    return request.with_memory(memory.snapshot())

@@ -11,8 +11,6 @@ import json
 import logging
 from collections.abc import AsyncIterator
 
-from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -27,12 +25,22 @@ from accounts.preferences import chat_models
 from accounts.ratelimit import rate_limited
 from chat.conversations import conversation_for_owner, conversation_start, project_create
 from chat.errors import ChatInputError, ChatModelFailed, model_failure_text
-from chat.exchange import Exchange, chat_exchange_begin, chat_exchange_finish, chat_reply
+from chat.exchange import (
+    Exchange,
+    chat_exchange_finish,
+    chat_exchange_open,
+    chat_exchange_ready,
+    chat_exchange_stream,
+    chat_model_failed,
+    chat_reply,
+)
 from chat.limits import MAX_MESSAGE_CHARS, message_content_check
 from chat.model_choice import chat_model_choose
 from chat.models import Conversation, Message, Project
 from memory.selectors import pass_marks
-from whizi.llm import ModelError, astream
+from whizi.db import db_step_queued
+from whizi.http import already_logged
+from whizi.llm import Completion, ModelError, model_display_name
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +74,7 @@ def _page_context(request: HttpRequest, owner: Owner, *, conversation: Conversat
         marks = pass_marks(reply_ids=[m.pk for m in messages if m.role == Message.Role.ASSISTANT])
         for message in messages:
             message.memory_mark = marks.get(message.pk)
+            message.model_label = model_display_name(message.model) if message.model else ""
         project = conversation.project
     current_model = conversation.model if conversation is not None else None
     # A conversation that ends on the user's message has a reply that never arrived (the
@@ -79,7 +88,7 @@ def _page_context(request: HttpRequest, owner: Owner, *, conversation: Conversat
         "failed_message": failed_message,
         "projects": Project.objects.for_owner(owner),
         "project": project,
-        "models": chat_models(),
+        "models": [(name, model_display_name(name)) for name in chat_models()],
         "model": chat_model_choose(requested=None, current=current_model, owner=owner),
         "max_message_chars": MAX_MESSAGE_CHARS,
     }
@@ -155,11 +164,11 @@ def send(request: HttpRequest) -> HttpResponse:
                                 draft=content)
         return render(request, "chat/home.html", context, status=400)
     except ChatModelFailed as exc:
-        failure = model_failure_text(kind=exc.kind, retryable=exc.retryable)
+        failure = model_failure_text(kind=exc.kind, retryable=exc.retryable, retry_after=exc.retry_after)
         chat = exc.user_message.conversation
         context = _page_context(request, owner, conversation=chat, send_error=failure.__dict__,
                                 retry_content=exc.user_message.content)
-        response = render(request, "chat/home.html", context, status=failure.status)
+        response = already_logged(render(request, "chat/home.html", context, status=failure.status))
         if failure.retry_after:
             response["Retry-After"] = str(failure.retry_after)
         return response
@@ -172,12 +181,12 @@ def _sse(event: str, data: object) -> bytes:
 
 
 def _begin_stream(request: HttpRequest) -> Exchange | JsonResponse:
-    """The synchronous half of send_stream: who, where, check, save, assemble."""
+    """The first database step of send_stream: who, where, check, save, assemble."""
     owner = owner_for_request(request)
     try:
         chat, _started = _conversation_for_send(request, owner)
-        return chat_exchange_begin(conversation=chat, content=request.POST.get("content"),
-                                            model=request.POST.get("model") or None)
+        return chat_exchange_open(conversation=chat, content=request.POST.get("content"),
+                                  model=request.POST.get("model") or None)
     except ChatInputError as exc:
         return JsonResponse(
             {"error": {"title": _("Message not sent"), "message": exc.message, "field": exc.field}},
@@ -190,11 +199,12 @@ def _begin_stream(request: HttpRequest) -> Exchange | JsonResponse:
         )
 
 
-def _finish_stream(request: HttpRequest, exchange: Exchange, text: str) -> dict[str, object]:
-    reply = chat_exchange_finish(exchange=exchange, text=text)
+def _finish_stream(request: HttpRequest, exchange: Exchange, completion: Completion) -> dict[str, object]:
+    reply = chat_exchange_finish(exchange=exchange, completion=completion)
     chat = exchange.conversation
     message = reply.assistant_message
     message.memory_mark = pass_marks(reply_ids=[message.pk]).get(message.pk)
+    message.model_label = model_display_name(message.model)
     message_html = render_to_string("chat/home.html#message",
                                     {"conversation": chat, "message": message}, request=request)
     list_html = render_to_string(
@@ -206,37 +216,42 @@ def _finish_stream(request: HttpRequest, exchange: Exchange, text: str) -> dict[
             "html": message_html, "list_html": list_html}
 
 
+def _stream_error(failure: ChatModelFailed) -> bytes:
+    text = model_failure_text(kind=failure.kind, retryable=failure.retryable, retry_after=failure.retry_after)
+    return _sse("error", {"title": text.title, "message": text.message, "retryable": text.retryable,
+                          "status": text.status, "retry_after": text.retry_after})
+
+
 @require_POST
 @rate_limited("chat_message", fail_open=True)
 async def send_stream(request: HttpRequest) -> HttpResponse:
     """Send a message and stream the reply as server-sent events.
 
     Events: `start` {conversation, url, model, title}; `token` "text" (many); then `done`
-    {message_id, turns, html, list_html} or `error` {title, message, retryable}.
+    {message_id, turns, html, list_html} or `error` {title, message, retryable, status}.
+    The database is used in two short steps (whizi.db.db_step); nothing is held while
+    the model writes.
     """
-    begun = await sync_to_async(_begin_stream)(request)
+    begun = await db_step_queued(_begin_stream, request)
     if isinstance(begun, JsonResponse):
         return begun
-    exchange = begun
 
     async def events() -> AsyncIterator[bytes]:
-        chat = exchange.conversation
-        yield _sse("start", {"conversation": chat.pk, "model": exchange.model, "title": chat.title,
+        chat = begun.conversation
+        yield _sse("start", {"conversation": chat.pk, "model": begun.model, "title": chat.title,
                              "url": reverse("chat:conversation", args=[chat.pk])})
-        pieces: list[str] = []
+        exchange = await chat_exchange_ready(begun)
+        reply = chat_exchange_stream(exchange)
         try:
-            async for piece in astream(model=exchange.model, messages=exchange.request.messages,
-                                       timeout=settings.WHIZI_CHAT_TIMEOUT):
-                pieces.append(piece)
+            async for piece in reply:
                 yield _sse("token", piece)
-            done = await sync_to_async(_finish_stream)(request, exchange, "".join(pieces))
-        except (ModelError, ChatModelFailed) as exc:
-            log.warning("chat model %s failed (%s) in conversation %s", exchange.model,
-                        getattr(exc, "kind", "error"), chat.pk)
-            failure = model_failure_text(kind=getattr(exc, "kind", "error"),
-                                         retryable=getattr(exc, "retryable", True))
-            yield _sse("error", {"title": failure.title, "message": failure.message,
-                                 "retryable": failure.retryable, "status": failure.status})
+        except ModelError as exc:
+            yield _stream_error(chat_model_failed(exchange, exc, streamed=True))
+            return
+        try:
+            done = await db_step_queued(_finish_stream, request, exchange, reply.completion)
+        except ChatModelFailed as failure:  # an empty reply
+            yield _stream_error(failure)
             return
         yield _sse("done", done)
 

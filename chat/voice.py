@@ -14,6 +14,7 @@ from memory.models import MemoryPass
 from memory.passes import pass_queue
 from memory.prompts import memory_system_message
 from memory.reading import MemoryRead
+from memory.store import MemorySnapshot
 from whizi.text import storable_text
 
 VOICE_SYSTEM_PROMPT = (
@@ -22,20 +23,19 @@ VOICE_SYSTEM_PROMPT = (
 )
 
 
-def voice_instructions(*, memory: MemoryRead) -> str:
+def voice_instructions(*, snapshot: MemorySnapshot | None) -> str:
     """The voice model's prompt: the voice rules plus the saved list, when it could be read."""
-    snapshot = memory.snapshot()
     block = memory_system_message(snapshot.lines) if snapshot is not None else None
     if block is None:
         return VOICE_SYSTEM_PROMPT
     return VOICE_SYSTEM_PROMPT + "\n\n" + block["content"]
 
 
-def voice_session_start(*, owner: Owner) -> tuple[VoiceSession, str]:
-    """A new voice session and its prompt, which carries the saved list when it can be read."""
-    memory = MemoryRead.start(owner=owner)  # read while the session row is written
-    session = VoiceSession.objects.create(**owner.lookup)
-    return session, voice_instructions(memory=memory)
+def voice_session_open(*, owner: Owner) -> tuple[VoiceSession, MemoryRead]:
+    """A new voice session, and the memory read for its prompt (started first, so it runs
+    while the session row is written)."""
+    memory = MemoryRead.start(owner=owner)
+    return VoiceSession.objects.create(**owner.lookup), memory
 
 
 def voice_turn_add(*, session: VoiceSession, role: object, text: object) -> VoiceTurn:

@@ -12,6 +12,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from decimal import Decimal
 
 from django.conf import settings
 
@@ -53,6 +54,7 @@ class PassResult:
     added: int = 0
     removed: dict[str, int] = field(default_factory=dict)
     refused: int = 0
+    cost: Decimal | None = None  # the memory model's, never the user's
 
     @property
     def changed(self) -> bool:
@@ -72,12 +74,18 @@ class Meter:
     seconds: float = 0.0
     calls: int = 0
     errors: list[str] = field(default_factory=list)
+    cost: Decimal | None = None  # None until a priced call is made
 
     def add(self, result: PassResult) -> None:
         self.input_tokens += result.input_tokens
         self.output_tokens += result.output_tokens
         self.seconds += result.model_seconds
         self.calls += result.model_calls
+        self.add_cost(result.cost)
+
+    def add_cost(self, cost: Decimal | None) -> None:
+        if cost is not None:
+            self.cost = (self.cost or Decimal(0)) + cost
 
 
 def answer_budget(lines: Sequence[str]) -> int:
@@ -97,6 +105,7 @@ def _call(model: str, messages: list[dict[str, str]], meter: Meter, *, max_token
     finally:
         meter.seconds += time.perf_counter() - started
     meter.output_tokens += count_tokens(completion.text)
+    meter.add_cost(completion.cost)
     return completion
 
 
@@ -154,7 +163,8 @@ def _result(outcome: str, lines: Sequence[str], existing: Sequence[str], meter: 
         outcome=outcome, lines=tuple(lines), existing=tuple(existing),
         input_tokens=meter.input_tokens, output_tokens=meter.output_tokens,
         model_seconds=meter.seconds, model_calls=meter.calls,
-        error=error or ",".join(meter.errors), retryable=retryable, retry_after=retry_after, **counts,
+        error=error or ",".join(meter.errors), retryable=retryable, retry_after=retry_after,
+        cost=meter.cost, **counts,
     )
 
 

@@ -64,6 +64,9 @@ class MemoryPass(OwnedModel):
     attempts = models.PositiveSmallIntegerField(default=0)
     input_tokens = models.PositiveIntegerField(default=0)
     output_tokens = models.PositiveIntegerField(default=0)
+    # What the pass's model calls cost, in US dollars (null when the model cannot be
+    # priced). Whizi's own cost, never the user's: memory uses none of their messages.
+    cost = models.DecimalField(max_digits=14, decimal_places=8, null=True, blank=True)
     lines_before = models.PositiveIntegerField(default=0)
     # What the pass did to each line, as counts by kind and reason (never text):
     # {"kept", "edited", "added", "removed": {"forgotten" | "superseded" | "rule" | …: n}, "refused"}.

@@ -22,6 +22,7 @@ from accounts.owner import Owner
 from memory.grammar import is_memory_request
 from memory.models import MemoryPass
 from memory.store import MemoryMerge
+from whizi.degraded import degraded_note
 
 Trigger = MemoryPass.Trigger
 RUN_PASS_TASK = "memory.run_pass"  # the task's name stays, so queued messages survive deploys
@@ -69,11 +70,22 @@ def pass_queue_after_merge(*, owner: Owner, merge: MemoryMerge) -> MemoryPass | 
 
 
 def pass_publish(pass_id: int) -> None:
-    """Hand the pass to a worker (by task name, so this module needs no task import)."""
-    current_app.send_task(RUN_PASS_TASK, args=(pass_id,))
+    """Hand the pass to a worker (by task name, so this module needs no task import).
+
+    One attempt, no retry loop: a broker that is down costs the caller milliseconds, and
+    the sweep publishes the pass later (its row is the record).
+    """
+    current_app.send_task(RUN_PASS_TASK, args=(pass_id,), retry=False)
+
+
+def _publish_quietly(pass_id: int) -> None:
+    try:
+        pass_publish(pass_id)
+    except Exception as exc:  # whatever the broker client raised: it is down
+        degraded_note("broker", "publishing a memory pass", exc)
 
 
 def pass_publish_on_commit(pass_id: int) -> None:
-    # robust: a broker outage must not turn the caller's saved work into an error; the
-    # pass row is committed and the sweep publishes it later.
-    transaction.on_commit(lambda: pass_publish(pass_id), robust=True)
+    # A broker outage must not turn the caller's saved work into an error, nor log a
+    # traceback per message: the pass row is committed and the sweep publishes it later.
+    transaction.on_commit(lambda: _publish_quietly(pass_id))

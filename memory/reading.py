@@ -8,18 +8,20 @@ the skip is logged and counted. With the operator switch off nothing is read at 
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from accounts.owner import Owner
 from memory.store import MemorySnapshot, memory_read
+from whizi.metrics import metric_count, metric_read
 
 log = logging.getLogger(__name__)
 
@@ -29,38 +31,56 @@ log = logging.getLogger(__name__)
 READ_STATEMENT_TIMEOUT_FACTOR = 10
 # Memory reads in flight at once per process. When the database is stuck every slot can
 # be busy; later reads then queue, time out and are skipped like any other late read.
-_memory_readers = ThreadPoolExecutor(max_workers=8, thread_name_prefix="whizi-memory-read")
+READERS = 8
+_memory_readers = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="whizi-memory-read")
+# A reader keeps its connection between reads (opening one costs more than the read:
+# bench/providers.py, 100 chats at once, all reads late with a connection per read) and
+# opens a new one after this long.
+READER_CONNECTION_AGE = 60
 
 SKIP_COUNTER_KEY = "chat:memory_read_skipped:{reason}"
 SKIP_REASONS = ("timeout", "error")
 
 
 def _read_memory_in_thread(owner: Owner, statement_timeout_ms: int) -> MemorySnapshot:
-    # This thread has its own database connection: bound how long it may wait on the
-    # database, and close it afterwards so pool threads never hold idle connections.
+    # This thread has a database connection of its own: bound how long it may wait on
+    # the database, and drop it if it broke or is old.
     _connect_outside_the_pool()
+    connection.close_if_unusable_or_obsolete()
     try:
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("SELECT set_config('statement_timeout', %s, false)",
                                [str(statement_timeout_ms)])
         return memory_read(owner=owner)
-    finally:
-        connections.close_all()
+    except Exception:
+        connections.close_all()  # whatever went wrong, the next read starts afresh
+        raise
 
 
 def _connect_outside_the_pool() -> None:
     """Reader threads connect directly, never through the request pool
-    (WHIZI_DB_POOL_MAX_SIZE): a read queued behind requests for a pooled connection
-    times out exactly when the server is busiest, while its request holds a pooled
-    connection waiting for it (bench/load.py, 200 guests: 60% of reads skipped). These
-    connections stay bounded: one per reader thread, closed after each read."""
+    (WHIZI_DB_POOL_MAX_SIZE): a read must not queue behind requests for a pooled
+    connection exactly when the server is busiest. These connections stay bounded: one
+    per reader thread, renewed every READER_CONNECTION_AGE seconds."""
     db = connections[DEFAULT_DB_ALIAS]
     options = db.settings_dict.get("OPTIONS", {})
     if "pool" in options and db.connection is None:
         # A copy: the dict is shared with settings.DATABASES and every other thread.
-        db.settings_dict = {**db.settings_dict,
+        db.settings_dict = {**db.settings_dict, "CONN_MAX_AGE": READER_CONNECTION_AGE,
                             "OPTIONS": {k: v for k, v in options.items() if k != "pool"}}
+
+
+def memory_readers_close() -> None:
+    """Close every reader thread's connection (before its database is dropped, in tests)."""
+    meeting = threading.Barrier(READERS, timeout=10)
+
+    def close() -> None:
+        connections.close_all()
+        meeting.wait()  # each close holds its thread until all have run: one per thread
+
+    for future in [_memory_readers.submit(close) for _ in range(READERS)]:
+        future.result()
 
 
 @dataclass
@@ -83,14 +103,34 @@ class MemoryRead:
         return cls(owner=owner, future=future, deadline=time.monotonic() + timeout)
 
     def snapshot(self) -> MemorySnapshot | None:
+        """Wait in this thread (for callers that have one to spare)."""
         if self.future is None:  # memory switched off: not a skip, nothing to count
             return None
         try:
-            return self.future.result(timeout=max(0.0, self.deadline - time.monotonic()))
+            return self.future.result(timeout=self._remaining())
         except FutureTimeout:
-            reason = "timeout"
+            return self._skipped("timeout")
         except Exception as exc:  # MemoryUnavailable, or the connection itself failed
-            reason = "error"
+            return self._skipped("error", exc)
+
+    async def asnapshot(self) -> MemorySnapshot | None:
+        """Await the read: no thread waits on it (the reader thread does the read)."""
+        if self.future is None:
+            return None
+        try:
+            # Shielded: a late read is left to finish in its reader thread, not cancelled.
+            return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(self.future)),
+                                          self._remaining())
+        except TimeoutError:
+            return self._skipped("timeout")
+        except Exception as exc:
+            return self._skipped("error", exc)
+
+    def _remaining(self) -> float:
+        return max(0.0, self.deadline - time.monotonic())
+
+    def _skipped(self, reason: str, exc: BaseException | None = None) -> None:
+        if exc is not None:
             log.debug("memory read error: %s", type(exc).__name__)
         memory_read_skip_count(reason=reason, owner=self.owner)
         return None
@@ -99,20 +139,14 @@ class MemoryRead:
 def memory_read_skip_count(*, reason: str, owner: Owner) -> None:
     """Log and count a request that went on without memory.
 
-    The counter is a Redis key in the Django cache (`chat:memory_read_skipped:timeout`
-    and `…:error`), shared by every web process; see memory_read_skips().
+    The counter (`chat:memory_read_skipped:timeout` and `…:error`) is shared by every web
+    process (whizi.metrics); see memory_read_skips().
     """
     log.warning("memory read %s for %s: replying without memory",
                 "timed out" if reason == "timeout" else "failed", owner.key)
-    key = SKIP_COUNTER_KEY.format(reason=reason)
-    try:
-        cache.add(key, 0, timeout=None)
-        cache.incr(key)
-    except Exception as exc:  # the cache being down must not fail the reply either
-        log.warning("could not count a memory read skip: %s", type(exc).__name__)
+    metric_count(SKIP_COUNTER_KEY.format(reason=reason))
 
 
 def memory_read_skips() -> dict[str, int]:
     """How many requests went on without memory, by reason, since the counters started."""
-    return {reason: int(cache.get(SKIP_COUNTER_KEY.format(reason=reason)) or 0)
-            for reason in SKIP_REASONS}
+    return {reason: metric_read(SKIP_COUNTER_KEY.format(reason=reason)) for reason in SKIP_REASONS}

@@ -125,7 +125,7 @@ def _finish(memory_pass: MemoryPass, *, outcome: str, started: float, meter: Met
     seconds = time.perf_counter() - started
     MemoryPass.objects.filter(pk=memory_pass.pk, status=MemoryPass.Status.RUNNING).update(
         status=MemoryPass.Status.DONE, outcome=outcome, error=error[:200],
-        input_tokens=meter.input_tokens, output_tokens=meter.output_tokens,
+        input_tokens=meter.input_tokens, output_tokens=meter.output_tokens, cost=meter.cost,
         lines_before=lines_before, lines_after=lines_after, changes=changes or {},
         duration_ms=round(seconds * 1000), model_ms=round(meter.seconds * 1000),
         finished_at=timezone.now(),

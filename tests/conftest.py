@@ -87,6 +87,16 @@ def celery_worker(transactional_db, _module_worker):
     broker_purge()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _memory_reader_connections_closed(django_db_setup):
+    """Memory reader threads keep a connection (memory.reading): closed before the test
+    database is dropped."""
+    yield
+    from memory.reading import memory_readers_close
+
+    memory_readers_close()
+
+
 @pytest.fixture
 def wait_for():
     """Poll a condition that a background process brings about, up to a bound."""

@@ -6,8 +6,11 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "whizi.settings")
 
 application = get_asgi_application()
 
-# Import litellm (about 2.5 s) and register our providers before serving, so the first
-# chat after a start does not wait for it.
-from whizi.llm import litellm_module  # noqa: E402
+# litellm and the tokenizer take seconds to load: load them (and build the model router)
+# as the process starts, not inside the first chats' database steps.
+import tiktoken  # noqa: E402
 
-litellm_module()
+from whizi.llm.router import model_router  # noqa: E402
+
+model_router()
+tiktoken.get_encoding("o200k_base")  # kept by tiktoken: every later count uses it

@@ -8,18 +8,17 @@ Redis answered (rate limits) talk to Redis themselves (accounts.ratelimit).
 from __future__ import annotations
 
 import functools
-import logging
 from collections.abc import Callable
 from typing import Any
 
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import RedisError
 
-log = logging.getLogger(__name__)
+from whizi.degraded import degraded_note
 
 
 def _degraded(operation: str, exc: Exception) -> None:
-    log.warning("cache %s skipped, Redis unavailable: %s", operation, type(exc).__name__)
+    degraded_note("cache", f"cache {operation}", exc)
 
 
 def _on_redis_error(fallback: Callable[..., Any]) -> Callable:

@@ -23,16 +23,25 @@ class ApiError(Exception):
     """A refusal the client is told about as JSON; nothing was changed."""
 
     def __init__(self, status: int, title: object, message: object, *,
-                 headers: dict[str, str] | None = None, **extra: object) -> None:
+                 headers: dict[str, str] | None = None, logged: bool = False, **extra: object) -> None:
         super().__init__(str(message))
         self.status = status
         self.title = str(title)
         self.message = str(message)
         self.headers = headers or {}
+        self.logged = logged
         self.extra = extra
 
     def response(self) -> JsonResponse:
-        return json_error(self.status, self.title, self.message, headers=self.headers, **self.extra)
+        response = json_error(self.status, self.title, self.message, headers=self.headers, **self.extra)
+        return already_logged(response) if self.logged else response
+
+
+def already_logged(response: HttpResponse) -> HttpResponse:
+    """Mark a 5xx the caller has logged itself (one line, with its cause), so Django's
+    request logger does not log it a second time."""
+    response._has_been_logged = True  # the flag django.utils.log.log_response reads
+    return response
 
 
 def json_error(status: int, title: object, message: object, *,

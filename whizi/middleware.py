@@ -1,8 +1,14 @@
-"""Response headers every page gets."""
+"""Response headers every page gets, and static files. Both work in an async middleware
+chain as well as a sync one (see StaticFilesMiddleware)."""
 
 from collections.abc import Callable
+from typing import Any
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.http import HttpRequest, HttpResponse
+from whitenoise.middleware import WhiteNoiseMiddleware
+
+from whizi.db import db_release
 
 # Only our own origin: a fact or reply that smuggles in markup cannot load a remote
 # image or script, so it cannot carry data anywhere. No inline script or style.
@@ -22,10 +28,91 @@ CONTENT_SECURITY_POLICY = "; ".join([
 
 
 class ContentSecurityPolicyMiddleware:
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
-        self.get_response = get_response
+    sync_capable = True
+    async_capable = True
 
-    def __call__(self, request: HttpRequest) -> HttpResponse:
-        response = self.get_response(request)
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.get_response = get_response
+        self.async_mode = iscoroutinefunction(get_response)
+        if self.async_mode:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.async_mode:
+            return self.__acall__(request)
+        return self._headed(self.get_response(request))
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponse:
+        return self._headed(await self.get_response(request))
+
+    @staticmethod
+    def _headed(response: HttpResponse) -> HttpResponse:
         response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         return response
+
+
+class ConnectionReleaseMiddleware:
+    """A response gives its database connection back as soon as the middleware are done
+    with it, before it is sent.
+
+    The response steps of the other middleware (the session saved for a new guest) take
+    a connection after the view returned, and Django gives it back only when the response
+    ends: for a streamed reply, as long as the model writes. Outermost in MIDDLEWARE.
+    """
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        self.get_response = get_response
+        self.async_mode = iscoroutinefunction(get_response)
+        if self.async_mode:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.async_mode:
+            return self.__acall__(request)
+        response = self.get_response(request)
+        if response.streaming:
+            db_release()
+        return response
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponse:
+        response = await self.get_response(request)
+        await sync_to_async(db_release)()  # in the request's thread, where the connection is
+        return response
+
+
+class StaticFilesMiddleware(WhiteNoiseMiddleware):
+    """WhiteNoise, usable in an async middleware chain.
+
+    WhiteNoise's own middleware is sync only, and one sync middleware makes Django run
+    every view of the chain in a thread that waits for it: an async chat view would then
+    hold a thread for as long as the model answers.
+    """
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any], **kwargs: Any) -> None:
+        super().__init__(get_response, **kwargs)
+        self.async_mode = iscoroutinefunction(get_response)
+        if self.async_mode:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.async_mode:
+            return self.__acall__(request)
+        return super().__call__(request)
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponse:
+        if self.autorefresh or request.path_info in self.files:
+            # Finding and opening a file touches the disk: in a thread, like any sync view.
+            return await sync_to_async(self._serve_or_none, thread_sensitive=False)(request) or (
+                await self.get_response(request))
+        return await self.get_response(request)
+
+    def _serve_or_none(self, request: HttpRequest) -> HttpResponse | None:
+        static_file = self.find_file(request.path_info) if self.autorefresh else self.files.get(
+            request.path_info)
+        return self.serve(static_file, request) if static_file is not None else None

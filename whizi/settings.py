@@ -12,6 +12,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
 
+from whizi.llm.catalog import ModelsFile, models_file_load
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
@@ -71,6 +73,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    "whizi.apps.WhiziConfig",
     "allauth",
     "allauth.account",
     "accounts",
@@ -81,9 +84,12 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Every middleware here works in an async chain, so an async view (chat, voice) holds
+    # no thread while it awaits; one sync middleware would make Django wait in a thread.
+    "whizi.middleware.ConnectionReleaseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whizi.middleware.ContentSecurityPolicyMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "whizi.middleware.StaticFilesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -139,6 +145,9 @@ if DATABASE_URL:
             "max_size": WHIZI_DB_POOL_MAX_SIZE,
             "timeout": WHIZI_DB_POOL_TIMEOUT,
         }
+        # Each connection is checked as it leaves the pool, so one broken by a PostgreSQL
+        # restart is replaced there instead of failing its request (whizi.pool).
+        DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     if os.environ.get("WHIZI_TEST_DATABASE_NAME"):
         DATABASES["default"]["TEST"] = {"NAME": os.environ["WHIZI_TEST_DATABASE_NAME"]}
 else:
@@ -193,6 +202,11 @@ CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT - 30
 # fault tests and bench/kill_worker.py lower it for a worker they restart on purpose.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": envint("WHIZI_BROKER_VISIBILITY_TIMEOUT", "3600"),
+    # A web process publishing a pass while Redis is down or unreachable gives up in
+    # well under a second (the sweep publishes it later); the read timeout stays above
+    # the worker's 1-second blocking pop.
+    "socket_connect_timeout": 0.5,
+    "socket_timeout": 3,
 }
 CELERY_BEAT_SCHEDULE: dict = {
     # Passes recorded with their message but never published (Redis was down, the web
@@ -287,9 +301,23 @@ WHIZI_LLM_PROVIDERS = {
     "scripted": "whizi.llm.scripted.ScriptedLLM",
 }
 WHIZI_OFFLINE_MODEL = "whizi/offline"
-WHIZI_CHAT_MODELS = envlist("WHIZI_CHAT_MODELS", WHIZI_OFFLINE_MODEL)
-WHIZI_MEMORY_MODEL = os.environ.get("WHIZI_MEMORY_MODEL", "").strip() or WHIZI_OFFLINE_MODEL
+# Per-model endpoint, key variable, context window, limits, retries and fallbacks
+# (whizi.llm.catalog); the variables below are enough for the simple case.
+WHIZI_MODELS_FILE = os.environ.get("WHIZI_MODELS_FILE", "").strip()
+_models_file = models_file_load(WHIZI_MODELS_FILE) if WHIZI_MODELS_FILE else ModelsFile()
+WHIZI_MODELS = _models_file.models
+WHIZI_MODEL_ROUTER = _models_file.router
+WHIZI_CHAT_MODELS = envlist("WHIZI_CHAT_MODELS", "") or _models_file.chat_models or [WHIZI_OFFLINE_MODEL]
+WHIZI_MEMORY_MODEL = (os.environ.get("WHIZI_MEMORY_MODEL", "").strip() or _models_file.memory_model
+                      or WHIZI_OFFLINE_MODEL)
+# The whole time a chat reply may take, retries and fallbacks included, streamed or not.
 WHIZI_CHAT_TIMEOUT = envfloat("WHIZI_CHAT_TIMEOUT", "60")
+WHIZI_CHAT_RETRIES = envint("WHIZI_CHAT_RETRIES", "2")
+# Longest chat reply asked for, unless a model's own max_tokens says otherwise.
+WHIZI_CHAT_MAX_TOKENS = envint("WHIZI_CHAT_MAX_TOKENS", "2048")
+# Product cap on the history sent with each message, in the model's tokens: a long chat
+# on a 1M-token model must not cost a million input tokens a message.
+WHIZI_HISTORY_MAX_TOKENS = envint("WHIZI_HISTORY_MAX_TOKENS", "16000")
 # A hung provider holds a worker slot this long per try; retries come minutes apart.
 WHIZI_MEMORY_MODEL_TIMEOUT = envfloat("WHIZI_MEMORY_MODEL_TIMEOUT", "60")
 if WHIZI_MEMORY_MODEL_TIMEOUT >= CELERY_TASK_SOFT_TIME_LIMIT / 2:
@@ -334,7 +362,11 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("WHIZI_LOG_LEVEL", "INFO")},
     "loggers": {
-        "LiteLLM": {"level": "WARNING"},
+        # Whizi logs each failed model call once, with its class (chat.exchange,
+        # memory.run); litellm's own lines would repeat it, twice and with tracebacks.
+        "LiteLLM": {"level": "CRITICAL"},
+        "LiteLLM Router": {"level": "CRITICAL"},
+        "LiteLLM Proxy": {"level": "CRITICAL"},
         "httpx": {"level": "WARNING"},
     },
 }

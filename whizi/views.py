@@ -2,6 +2,7 @@
 and a page in the product's layout and the visitor's language to everything else."""
 
 import logging
+import sys
 from urllib.parse import urlsplit
 
 from django.http import HttpRequest, HttpResponse
@@ -86,8 +87,12 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 def server_error(request: HttpRequest) -> HttpResponse:
     title = _("Something went wrong")
     if is_api(request):
-        return json_error(500, title, _("The server could not answer. Nothing was changed: please "
-                                        "try again."))
+        # Every database connection of this process was busy for the whole pool timeout:
+        # an overload that passes, so 503 and when to try again rather than a bare 500.
+        busy = _is_pool_timeout(sys.exc_info()[1])
+        return json_error(503 if busy else 500, title,
+                          _("The server could not answer. Nothing was changed: please try again."),
+                          headers={"Retry-After": "5"} if busy else None)
     message = _("Whizi hit a problem on its side. Please try again in a moment.")
     try:
         return error_response(request, status=500, title=title, message=message,
@@ -97,3 +102,11 @@ def server_error(request: HttpRequest) -> HttpResponse:
         log.exception("the error page could not be rendered")
         return HttpResponse(f"<!doctype html><title>Whizi</title><h1>{escape(title)}</h1>"
                             f"<p>{escape(message)}</p>", status=500)
+
+
+def _is_pool_timeout(exc: BaseException | None) -> bool:
+    while exc is not None:
+        if type(exc).__name__ == "PoolTimeout":
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False

@@ -36,10 +36,11 @@ def test_the_page_offers_every_language_the_browser_and_every_chat_model(user_cl
     for code, name in [("en", "English"), ("vi", "Tiếng Việt"), ("zh-hans", "简体中文"),
                        ("ja", "日本語"), ("ko", "한국어"), ("ms", "Bahasa Melayu")]:
         assert f'<option value="{code}">{name}</option>' in body
-    # With nothing saved, the first configured model is the one in use.
-    assert '<option value="whizi/offline" selected>whizi/offline</option>' in body
+    # With nothing saved, the first configured model is the one in use; each is shown by
+    # its display name (the part after the provider, unless the models file names it).
+    assert '<option value="whizi/offline" selected>Whizi offline</option>' in body
     for model in MODELS[1:]:
-        assert f'<option value="{model}">{model}</option>' in body
+        assert f'<option value="{model}">{model.rsplit("/", 1)[-1]}</option>' in body
 
 
 def test_a_user_saves_preferences_for_their_account(user_client, user):

@@ -27,6 +27,7 @@ from memory.models import Memory
 from memory.reading import SKIP_COUNTER_KEY, SKIP_REASONS
 from memory.tokens import count_list_tokens
 from whizi.llm.scripted import Script
+from whizi.metrics import metrics_flush
 
 CHAT_A = "scripted/chat-a"
 CHAT_B = "scripted/chat-b"
@@ -37,6 +38,9 @@ OFFLINE = "whizi/offline"
 def chat_models(settings):
     settings.WHIZI_CHAT_MODELS = [CHAT_A, CHAT_B, OFFLINE]
     settings.WHIZI_MEMORY_READ_TIMEOUT = 2.0
+    # A scripted queue gives one entry per call, so a retry would take the next test
+    # answer; retries and fallbacks are tested against the fake provider instead.
+    settings.WHIZI_CHAT_RETRIES = 0
     return settings.WHIZI_CHAT_MODELS
 
 
@@ -52,6 +56,7 @@ def script_b() -> Script:
 
 @pytest.fixture(autouse=True)
 def _fresh_skip_counters():
+    metrics_flush()  # counts still gathering in this process belong to earlier tests
     for reason in SKIP_REASONS:
         cache.delete(SKIP_COUNTER_KEY.format(reason=reason))
 

@@ -50,3 +50,28 @@ def test_staff_see_voice_sessions_without_the_transcript(staff, make_user):
     html = staff.get(f"/admin/chat/voicesession/{session.pk}/change/").content.decode()
 
     assert "Elm Street" not in html
+
+
+def test_staff_see_usage_and_cost_per_owner_with_memory_kept_apart(staff, make_user):
+    from decimal import Decimal
+
+    from memory.models import MemoryPass
+
+    ann = make_user()
+    conversation = Conversation.objects.create(user=ann, model="openai/gpt-4o-mini", title="Private")
+    for cost in ("0.00120000", "0.00080000"):
+        Message.objects.create(conversation=conversation, role="assistant", content="A reply with words",
+                               model="openai/gpt-4o-mini", input_tokens=1000, output_tokens=100,
+                               cost=Decimal(cost))
+    MemoryPass.objects.create(user=ann, trigger="request", input_tokens=3000, output_tokens=20,
+                              cost=Decimal("0.00050000"))
+
+    html = staff.get("/admin/chat/conversation/usage/").content.decode()
+    found = staff.get("/admin/chat/conversation/usage/?q=ann@").content.decode()
+    missing = staff.get("/admin/chat/conversation/usage/?q=nobody@").content.decode()
+
+    row = html.split("ann@example.com")[1].split("</tr>")[0]
+    cells = [cell.split("</td>")[0] for cell in row.split("<td>")[1:]]
+    assert cells == ["2", "2000", "200", "0.0020", "0", "1", "3020", "0.0005", "0.0025"]
+    assert "A reply with words" not in html and "Private" not in html
+    assert "ann@example.com" in found and "ann@example.com" not in missing

@@ -21,7 +21,8 @@ CHROMIUM = "/usr/bin/chromium"
 @pytest.fixture(scope="module")
 def asgi_server(django_db_setup, django_db_blocker):
     port = free_port()
-    env = server_env(WHIZI_CHAT_MODELS=",".join([CHAT_A, CHAT_B, OFFLINE]))
+    # One scripted answer per call (tests/chat/conftest.py): no retries.
+    env = server_env(WHIZI_CHAT_MODELS=",".join([CHAT_A, CHAT_B, OFFLINE]), WHIZI_CHAT_RETRIES="0")
     server = uvicorn_start(env=env, log=ARTIFACTS / "uvicorn-chat.log", port=port)
     base_url = f"http://127.0.0.1:{port}"
     uvicorn_wait_ready(server, base_url, timeout=30)

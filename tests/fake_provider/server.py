@@ -170,6 +170,7 @@ class FakeProvider(ProviderScripts):
         self._queues: dict[str, deque[Behaviour]] = defaultdict(deque)
         self._defaults: dict[str, Behaviour] = {}
         self._requests: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        self._keys: dict[str, list[str]] = defaultdict(list)
         self._in_flight = 0
         self._max_in_flight = 0
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -193,6 +194,7 @@ class FakeProvider(ProviderScripts):
             self._queues.clear()
             self._defaults.clear()
             self._requests.clear()
+            self._keys.clear()
             self._max_in_flight = self._in_flight
         self._release_hangs()
         return self
@@ -201,6 +203,11 @@ class FakeProvider(ProviderScripts):
         """The JSON bodies `model` received, oldest first."""
         with self._lock:
             return [dict(body) for body in self._requests.get(model, [])]
+
+    def keys(self, model: str) -> list[str]:
+        """The API key (Bearer token) of each request `model` received, oldest first."""
+        with self._lock:
+            return list(self._keys.get(model, []))
 
     def pending(self, model: str) -> int:
         """Scripted behaviours not yet used."""
@@ -226,10 +233,11 @@ class FakeProvider(ProviderScripts):
                     "requests": {model: len(bodies) for model, bodies in self._requests.items()}}
 
     # -- used by the server (its event loop) --
-    def request_take(self, model: str, body: dict[str, Any]) -> Behaviour:
+    def request_take(self, model: str, body: dict[str, Any], key: str = "") -> Behaviour:
         """Record the request and pop its behaviour; counts it as open until request_done()."""
         with self._lock:
             self._requests[model].append(body)
+            self._keys[model].append(key)
             queue = self._queues.get(model)
             behaviour = queue.popleft() if queue else self._defaults.get(model, self._base_default)
             self._in_flight += 1
@@ -375,7 +383,7 @@ class ProviderApp:
                 break
         method, path = scope["method"], scope["path"].rstrip("/")
         if method == "POST" and path == "/v1/chat/completions":
-            await self._chat(body, receive, send)
+            await self._chat(body, receive, send, _bearer(scope))
         elif method == "GET" and path == "/v1/models":
             data = [{"id": m, "object": "model", "created": 1700000000, "owned_by": "fake-provider"}
                     for m in self.provider.models()]
@@ -386,14 +394,14 @@ class ProviderApp:
             await _send_json(send, 404, _openai_error(f"Unknown path {path}", "invalid_request_error",
                                                       "unknown_url"))
 
-    async def _chat(self, raw: bytes, receive: Any, send: Any) -> None:
+    async def _chat(self, raw: bytes, receive: Any, send: Any, key: str = "") -> None:
         try:
             body = json.loads(raw)
         except ValueError:
             await _send_json(send, 400, _openai_error("We could not parse the JSON body of your request.",
                                                       "invalid_request_error", None))
             return
-        behaviour = self.provider.request_take(str(body.get("model", "")), body)
+        behaviour = self.provider.request_take(str(body.get("model", "")), body, key)
         gone = asyncio.Event()
         watcher = asyncio.create_task(_watch_disconnect(receive, gone))
         try:
@@ -443,6 +451,13 @@ class ProviderApp:
             await _send_json(send, 200, answer)
         else:
             await _send_json(send, 404, {"error": "unknown control path"})
+
+
+def _bearer(scope: dict[str, Any]) -> str:
+    for name, value in scope.get("headers", []):
+        if name.lower() == b"authorization" and value.lower().startswith(b"bearer "):
+            return value[7:].decode()
+    return ""
 
 
 def _headers(content_type: str, extra: dict[str, str] | None = None) -> list[tuple[bytes, bytes]]:

@@ -122,7 +122,7 @@ def test_each_expectation_can_fail_a_scenario(tmp_path, script):
     assert "missing 'Nguyễn Thị Mai'" in output
     assert "list changed" in output
     assert "kept 'TÊN'" in output
-    assert "pass failed (model:rejected)" in output
+    assert "pass failed (model:other)" in output
     assert "score: 0/4 passed" in output
 
 

@@ -64,10 +64,11 @@ def test_an_unusable_answer_leaves_the_list_untouched(model, answer, kind, retry
     assert result.retryable is retryable
 
 
-@pytest.mark.parametrize("kind,retryable", [("timeout", True), ("rate_limit", True), ("error", True),
-                                            ("rejected", False)])
-def test_a_failed_call_leaves_the_list_untouched(model, kind, retryable):
-    model.error(kind)
+@pytest.mark.parametrize("scripted,kind,retryable", [
+    ("timeout", "timeout", True), ("rate_limit", "rate_limit", True), ("error", "server", True),
+    ("rejected", "other", False)])
+def test_a_failed_call_leaves_the_list_untouched(model, scripted, kind, retryable):
+    model.error(scripted)
     result = pass_compute(existing=["Name is Sam"], turns=TURNS)
     assert result.outcome == Outcome.FAILED
     assert result.lines == ("Name is Sam",)

@@ -208,4 +208,4 @@ def test_an_oversized_answer_is_saved_within_budget(user, model):
     assert pass_run(pass_id=memory_pass.pk).outcome == Outcome.TRIMMED
     assert Memory.objects.get(user=user).tokens <= settings.WHIZI_MEMORY_MAX_TOKENS
     memory_pass.refresh_from_db()
-    assert memory_pass.error == "compaction:error"
+    assert memory_pass.error == "compaction:server"

@@ -274,24 +274,28 @@ def test_complete_turns_null_content_into_empty_text(fake_provider):
 
 
 @pytest.mark.parametrize(
-    ("script", "kind", "retryable"),
+    ("script", "kind", "retryable", "retry_after"),
     [
-        (lambda p: p.rate_limit(MODEL, retry_after=3), "rate_limit", True),
-        (lambda p: p.quota_exceeded(MODEL), "rate_limit", True),
-        (lambda p: p.bad_key(MODEL), "rejected", False),
-        (lambda p: p.model_not_found(MODEL), "rejected", False),
-        (lambda p: p.context_exceeded(MODEL), "rejected", False),
-        (lambda p: p.server_error(MODEL, 500), "error", True),
-        (lambda p: p.server_error(MODEL, 503), "error", True),
+        (lambda p: p.rate_limit(MODEL, retry_after=3), "rate_limit", True, 3),
+        (lambda p: p.quota_exceeded(MODEL), "quota", False, None),
+        (lambda p: p.quota_exceeded(MODEL, status=400), "quota", False, None),
+        (lambda p: p.bad_key(MODEL), "auth", False, None),
+        (lambda p: p.model_not_found(MODEL), "not_found", False, None),
+        (lambda p: p.context_exceeded(MODEL), "context", False, None),
+        (lambda p: p.server_error(MODEL, 500), "server", True, None),
+        (lambda p: p.server_error(MODEL, 502), "server", True, None),
+        (lambda p: p.server_error(MODEL, 503), "server", True, None),
     ],
 )
-def test_complete_reports_each_failure_as_a_model_error(fake_provider, script, kind, retryable):
+def test_complete_reports_each_failure_with_its_class(fake_provider, script, kind, retryable, retry_after):
     script(fake_provider)
 
     with pytest.raises(ModelError) as caught:
         complete(model=LITELLM_MODEL, messages=MESSAGES, timeout=5)
 
-    assert (caught.value.kind, caught.value.retryable) == (kind, retryable)
+    error = caught.value
+    assert (error.kind, error.retryable, error.retry_after) == (kind, retryable, retry_after)
+    assert len(fake_provider.requests(MODEL)) == 1  # one attempt: the memory pass retries at its own level
 
 
 def test_complete_reports_a_hang_as_a_timeout(fake_provider):
@@ -312,7 +316,7 @@ def test_stream_yields_pieces_then_a_model_error_when_dropped(fake_provider):
         for piece in stream(model=LITELLM_MODEL, messages=MESSAGES, timeout=5):
             received.append(piece)
     assert received == ["one "]
-    assert caught.value.kind == "error"
+    assert caught.value.kind == "server"
 
 
 def test_stream_rate_limited_before_any_piece(fake_provider):

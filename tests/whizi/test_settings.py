@@ -89,6 +89,10 @@ def test_production_settings_pass_check_deploy():
         "WHIZI_HTTPS": "true",
         "ALLOWED_HOSTS": "whizi.example",
         "DATABASE_URL": os.environ.get("DATABASE_URL", ""),
+        # Production runs real models (the offline memory model is refused: tests/whizi/test_checks.py).
+        "WHIZI_CHAT_MODELS": "openai/gpt-4o-mini",
+        "WHIZI_MEMORY_MODEL": "openai/gpt-4o-mini",
+        "OPENAI_API_KEY": "sk-production",
     }
     result = _run(env, code=(
         "import sys; from django.core.management import execute_from_command_line;"

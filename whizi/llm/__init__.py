@@ -1,37 +1,51 @@
-"""The one module every model call goes through: a thin layer over litellm.
+"""The one module every model call goes through: litellm's Router over Whizi's catalogue.
 
-litellm is imported on first use, not at start-up (importing it costs ~2.5 s), and
-our own providers are registered with it then (settings.WHIZI_LLM_PROVIDERS): `whizi/…`
+- Which models exist and how each is reached: whizi.llm.catalog (settings.WHIZI_MODELS,
+  from WHIZI_MODELS_FILE) — endpoint, key variable, context window, limits, retries,
+  fallbacks. The Router does the retries (honouring Retry-After) and the fallbacks.
+- Every failure comes back as ModelError with its class (whizi.llm.errors).
+- `timeout` is a total deadline here, for a stream too: litellm's own timeout bounds
+  each read of an answer, not the whole of it.
+- Every answer carries the provider's token counts and, where it can be priced, its cost.
+
+litellm is imported on first use, not at start-up (importing it costs ~2.5 s), and our
+own providers are registered with it then (settings.WHIZI_LLM_PROVIDERS): `whizi/…`
 (the embedded offline model, app `offline`) and `scripted/…` (the test provider).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
+from whizi.llm.catalog import ModelSpec, model_spec
+from whizi.llm.errors import ModelError, model_error_from
+
+__all__ = ["Completion", "ModelError", "ModelSpec", "ReplyStream", "acomplete", "astream", "complete",
+           "litellm_module", "model_display_name", "model_lookup", "stream"]
+
+log = logging.getLogger(__name__)
 _lock = threading.Lock()
 _litellm_module: Any = None
 
 
-class ModelError(Exception):
-    """A model call failed: timeout, rate limit, provider error or an unusable answer."""
-
-    def __init__(self, message: str, *, kind: str = "error", retryable: bool = True) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.retryable = retryable
-
-
 @dataclass(frozen=True)
 class Completion:
+    """A whole answer. `model` is the name that answered (a fallback's, if one did);
+    `cost` is in US dollars, None when the model cannot be priced."""
+
     text: str
     model: str
     input_tokens: int
     output_tokens: int
+    cost: Decimal | None = None
     finish_reason: str = ""  # "length": the answer stopped at max_tokens and may be cut
 
 
@@ -73,6 +87,8 @@ def _register_providers() -> Any:
     providers = settings.WHIZI_LLM_PROVIDERS
     litellm.telemetry = False
     litellm.suppress_debug_info = True
+    # A parameter a provider does not take (stream_options, user) is left out, not an error.
+    litellm.drop_params = True
     litellm.custom_provider_map = [
         item for item in litellm.custom_provider_map if item["provider"] not in providers
     ] + [
@@ -81,72 +97,186 @@ def _register_providers() -> Any:
     return litellm
 
 
-def _translate_error(exc: Exception) -> ModelError:
-    litellm = litellm_module()
-    if isinstance(exc, ModelError):
-        return exc
-    name = type(exc).__name__
-    if isinstance(exc, litellm.Timeout) or isinstance(exc, TimeoutError):
-        return ModelError(f"model timed out ({name})", kind="timeout")
-    if isinstance(exc, litellm.RateLimitError):
-        return ModelError(f"model rate limited ({name})", kind="rate_limit")
-    if isinstance(exc, litellm.BadRequestError | litellm.AuthenticationError | litellm.NotFoundError):
-        return ModelError(f"model rejected the request ({name})", kind="rejected", retryable=False)
-    return ModelError(f"model call failed ({name})", kind="error")
+# ---------------------------------------------------------------- the catalogue
 
 
-def _usage(response: Any) -> tuple[int, int]:
-    usage = getattr(response, "usage", None)
+def model_lookup(name: str) -> ModelSpec:
+    """The configured spec of a model name (litellm's defaults for a name not configured)."""
+    from django.conf import settings
+
+    return model_spec(name, settings.WHIZI_MODELS)
+
+
+def model_display_name(name: str) -> str:
+    return model_lookup(name).display_name
+
+
+def _call_params(spec: ModelSpec, params: dict[str, Any]) -> dict[str, Any]:
+    if spec.max_tokens and "max_tokens" not in params:
+        params = {**params, "max_tokens": spec.max_tokens}
+    return params
+
+
+def _attempt_timeout(spec: ModelSpec, timeout: float) -> float:
+    return min(spec.timeout, timeout) if spec.timeout else timeout
+
+
+# ---------------------------------------------------------------- answers
+
+
+def _answered_by(response: Any, requested: ModelSpec) -> str:
+    """Our name for the model that answered: the requested one unless a fallback did."""
+    from whizi.llm.router import name_for_litellm_model
+
+    hidden = getattr(response, "_hidden_params", None) or {}
+    answered = hidden.get("litellm_model_name") or hidden.get("model") or ""
+    if not answered or answered == requested.model:
+        return requested.name
+    return name_for_litellm_model(answered, default=requested.name)
+
+
+def _usage(usage: Any) -> tuple[int, int]:
     if usage is None:
         return 0, 0
-    return int(getattr(usage, "prompt_tokens", 0) or 0), int(
-        getattr(usage, "completion_tokens", 0) or 0
-    )
+    return int(getattr(usage, "prompt_tokens", 0) or 0), int(getattr(usage, "completion_tokens", 0) or 0)
 
 
-def complete(*, model: str, messages: list[dict[str, str]], timeout: float, **params: Any) -> Completion:
-    """One non-streaming call; every failure comes back as ModelError."""
-    litellm = litellm_module()
+def _completion(response: Any, spec: ModelSpec) -> Completion:
+    from whizi.llm.usage import reply_cost
+
+    text = response.choices[0].message.content or ""
+    name = _answered_by(response, spec)
+    input_tokens, output_tokens = _usage(getattr(response, "usage", None))
+    return Completion(text=text, model=name, input_tokens=input_tokens, output_tokens=output_tokens,
+                      cost=reply_cost(model_lookup(name), input_tokens, output_tokens),
+                      finish_reason=response.choices[0].finish_reason or "")
+
+
+def complete(*, model: str, messages: list[dict[str, str]], timeout: float, retries: int = 0,
+             **params: Any) -> Completion:
+    """One answer, waited for in this thread (the memory worker, the page without JavaScript).
+
+    `timeout` bounds each attempt; by default there is one attempt plus any configured
+    fallbacks, because the memory pass retries at its own level (memory.run).
+    """
+    from whizi.llm.router import model_router
+
+    spec = model_lookup(model)
     try:
-        response = litellm.completion(
-            model=model, messages=messages, timeout=timeout, num_retries=0, **params
-        )
-        text = response.choices[0].message.content or ""
-        finish_reason = response.choices[0].finish_reason or ""
+        response = model_router().completion(
+            model=spec.name, messages=messages, timeout=_attempt_timeout(spec, timeout),
+            num_retries=retries, **_call_params(spec, params))
+        return _completion(response, spec)
     except Exception as exc:  # litellm raises many types; callers see one
-        raise _translate_error(exc) from exc
-    input_tokens, output_tokens = _usage(response)
-    return Completion(text=text, model=model, input_tokens=input_tokens, output_tokens=output_tokens,
-                      finish_reason=finish_reason)
+        raise model_error_from(exc, litellm_module()) from exc
+
+
+async def acomplete(*, model: str, messages: list[dict[str, str]], timeout: float,
+                    **params: Any) -> Completion:
+    """One answer, awaited: retries and fallbacks as configured, all within `timeout`."""
+    from whizi.llm.router import model_router
+
+    spec = model_lookup(model)
+    try:
+        async with asyncio.timeout(timeout):
+            response = await model_router().acompletion(
+                model=spec.name, messages=messages, timeout=_attempt_timeout(spec, timeout),
+                num_retries=_retries(spec), **_call_params(spec, params))
+        return _completion(response, spec)
+    except Exception as exc:
+        raise model_error_from(exc, litellm_module()) from exc
+
+
+def _retries(spec: ModelSpec) -> int:
+    from django.conf import settings
+
+    return settings.WHIZI_CHAT_RETRIES if spec.retries is None else spec.retries
+
+
+class ReplyStream:
+    """An answer arriving piece by piece: `async for piece in stream`, then `.completion`
+    (the whole text, the provider's token counts and the cost).
+
+    The deadline covers opening the stream and every piece: a provider that sends one
+    token every few seconds is cut off when the time is up, not kept alive by each token.
+    """
+
+    def __init__(self, spec: ModelSpec, messages: list[dict[str, str]], timeout: float,
+                 params: dict[str, Any]) -> None:
+        self.spec = spec
+        self.messages = messages
+        self.timeout = timeout
+        self.params = params
+        self.completion: Completion | None = None
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        return self._pieces()
+
+    async def _pieces(self) -> AsyncIterator[str]:
+        from whizi.llm.router import model_router
+
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout
+        response = None
+        pieces: list[str] = []
+        usage = None
+        try:
+            async with asyncio.timeout_at(deadline):
+                response = await model_router().acompletion(
+                    model=self.spec.name, messages=self.messages, stream=True,
+                    stream_options={"include_usage": True},
+                    timeout=_attempt_timeout(self.spec, self.timeout), num_retries=_retries(self.spec),
+                    **_call_params(self.spec, self.params))
+            chunks = aiter(response)
+            while True:
+                # The deadline is kept around each read, never across a yield: the time
+                # the caller spends between pieces is on its own clock.
+                async with asyncio.timeout_at(deadline):
+                    chunk = await anext(chunks, None)
+                if chunk is None:
+                    break
+                usage = getattr(chunk, "usage", None) or usage
+                piece = chunk.choices[0].delta.content if chunk.choices else None
+                if piece:
+                    pieces.append(piece)
+                    yield piece
+        except Exception as exc:
+            raise model_error_from(exc, litellm_module()) from exc
+        finally:
+            if response is not None and hasattr(response, "aclose"):
+                await response.aclose()
+        self.completion = self._finished("".join(pieces), response, usage)
+
+    def _finished(self, text: str, response: Any, usage: Any) -> Completion:
+        from whizi.llm.usage import reply_cost
+
+        name = _answered_by(response, self.spec)
+        input_tokens, output_tokens = _usage(usage)
+        return Completion(text=text, model=name, input_tokens=input_tokens, output_tokens=output_tokens,
+                          cost=reply_cost(model_lookup(name), input_tokens, output_tokens))
+
+
+def astream(*, model: str, messages: list[dict[str, str]], timeout: float, **params: Any) -> ReplyStream:
+    """Stream an answer (async): see ReplyStream. Failures come back as ModelError."""
+    return ReplyStream(model_lookup(model), messages, timeout, params)
 
 
 def stream(*, model: str, messages: list[dict[str, str]], timeout: float, **params: Any) -> Iterator[str]:
-    """Yield the reply's text piece by piece; failures come back as ModelError."""
-    litellm = litellm_module()
+    """Yield an answer piece by piece in this thread, within `timeout` in all."""
+    from whizi.llm.router import model_router
+
+    spec = model_lookup(model)
+    deadline = time.monotonic() + timeout
     try:
-        response = litellm.completion(
-            model=model, messages=messages, timeout=timeout, num_retries=0, stream=True, **params
-        )
+        response = model_router().completion(
+            model=spec.name, messages=messages, stream=True, timeout=_attempt_timeout(spec, timeout),
+            num_retries=0, **_call_params(spec, params))
         for chunk in response:
+            if time.monotonic() > deadline:
+                response.close()
+                raise TimeoutError("the answer took longer than its deadline")
             piece = chunk.choices[0].delta.content if chunk.choices else None
             if piece:
                 yield piece
     except Exception as exc:
-        raise _translate_error(exc) from exc
-
-
-async def astream(
-    *, model: str, messages: list[dict[str, str]], timeout: float, **params: Any
-) -> AsyncIterator[str]:
-    """Async twin of stream(), for the ASGI chat view."""
-    litellm = litellm_module()
-    try:
-        response = await litellm.acompletion(
-            model=model, messages=messages, timeout=timeout, num_retries=0, stream=True, **params
-        )
-        async for chunk in response:
-            piece = chunk.choices[0].delta.content if chunk.choices else None
-            if piece:
-                yield piece
-    except Exception as exc:
-        raise _translate_error(exc) from exc
+        raise model_error_from(exc, litellm_module()) from exc

@@ -1,0 +1,231 @@
+"""The model layer as a deployment uses it: litellm's Router over Whizi's catalogue, through
+litellm's real HTTP path to the fake OpenAI-protocol provider (tests/fake_provider).
+
+Retries, fallbacks, per-model endpoints and keys, total deadlines, usage and cost.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from decimal import Decimal
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from tests.fake_provider import ProviderServer
+from whizi.llm import ModelError, acomplete, astream, complete, model_display_name
+from whizi.llm.catalog import models_file_load
+
+MESSAGES = [{"role": "user", "content": "Hi there"}]
+
+
+@pytest.fixture
+def models(settings):
+    """Configure models the way WHIZI_MODELS_FILE does."""
+
+    def configure(**entries: dict) -> None:
+        settings.WHIZI_MODELS = entries
+
+    settings.WHIZI_MODEL_ROUTER = {}
+    return configure
+
+
+def ask(model: str, timeout: float = 10, **params):
+    return asyncio.run(acomplete(model=model, messages=MESSAGES, timeout=timeout, **params))
+
+
+def streamed(model: str, timeout: float = 10):
+    reply = astream(model=model, messages=MESSAGES, timeout=timeout)
+
+    async def collect() -> list[str]:
+        return [piece async for piece in reply]
+
+    return asyncio.run(collect()), reply
+
+
+# ---------------------------------------------------------------- retries and fallbacks
+
+def test_a_rate_limited_model_hands_over_to_its_fallback_at_once(fake_provider, models):
+    models(fast={"model": "openai/fast", "fallbacks": ["careful"]}, careful={"model": "openai/careful"})
+    fake_provider.rate_limit("fast", retry_after=20).reply("careful", "From the fallback.")
+
+    answer = ask("fast")
+
+    assert (answer.text, answer.model) == ("From the fallback.", "careful")
+    assert len(fake_provider.requests("fast")) == 1  # not waited for, not retried
+
+
+def test_server_errors_are_retried_on_the_same_model(fake_provider, models, settings):
+    settings.WHIZI_CHAT_RETRIES = 2
+    models(fast={"model": "openai/fast", "fallbacks": ["careful"]}, careful={"model": "openai/careful"})
+    fake_provider.server_error("fast", 500).server_error("fast", 503).reply("fast", "Third time.")
+
+    answer = ask("fast")
+
+    assert (answer.text, answer.model) == ("Third time.", "fast")
+    assert len(fake_provider.requests("fast")) == 3
+    assert fake_provider.requests("careful") == []
+
+
+def test_a_model_that_keeps_failing_falls_back_after_its_retries(fake_provider, models):
+    models(fast={"model": "openai/fast", "retries": 1, "fallbacks": ["careful"]},
+           careful={"model": "openai/careful"})
+    fake_provider.server_error("fast").server_error("fast").reply("careful", "Fallback.")
+
+    assert ask("fast").model == "careful"
+    assert len(fake_provider.requests("fast")) == 2
+
+
+def test_a_rate_limit_with_no_fallback_comes_back_with_the_providers_retry_after(fake_provider, models):
+    fake_provider.rate_limit("solo", retry_after=7)
+
+    with pytest.raises(ModelError) as caught:
+        ask("openai/solo")
+
+    assert (caught.value.kind, caught.value.retryable, caught.value.retry_after) == ("rate_limit", True, 7)
+    assert len(fake_provider.requests("solo")) == 1
+
+
+@pytest.mark.parametrize(("script", "kind"), [
+    (lambda p: p.bad_key("solo"), "auth"), (lambda p: p.model_not_found("solo"), "not_found"),
+    (lambda p: p.quota_exceeded("solo"), "quota"), (lambda p: p.context_exceeded("solo"), "context"),
+])
+def test_failures_that_retrying_cannot_fix_are_not_retried(fake_provider, settings, script, kind):
+    settings.WHIZI_CHAT_RETRIES = 3
+    script(fake_provider)
+
+    with pytest.raises(ModelError) as caught:
+        ask("openai/solo")
+
+    assert (caught.value.kind, caught.value.retryable) == (kind, False)
+    assert len(fake_provider.requests("solo")) == 1
+
+
+def test_one_failing_request_does_not_lock_the_model_for_everyone_else(fake_provider):
+    fake_provider.model_not_found("solo")
+
+    with pytest.raises(ModelError):
+        ask("openai/solo")
+    # No cooldown: the next request reaches the provider.
+    assert ask("openai/solo").text == "Hello from the fake provider."
+
+
+# ---------------------------------------------------------------- endpoints and keys
+
+def test_each_model_reaches_its_own_endpoint_with_its_own_key(fake_provider, models, monkeypatch):
+    other = ProviderServer().start()
+    try:
+        monkeypatch.setenv("CHAT_PROVIDER_KEY", "sk-chat")
+        monkeypatch.setenv("MEMORY_PROVIDER_KEY", "sk-memory")
+        models(chat={"model": "openai/chat-x", "api_base": fake_provider.base_url,
+                     "api_key_env": "CHAT_PROVIDER_KEY"},
+               memory={"model": "openai/memory-x", "api_base": other.base_url,
+                       "api_key_env": "MEMORY_PROVIDER_KEY"})
+
+        ask("chat")
+        complete(model="memory", messages=MESSAGES, timeout=10)
+
+        assert fake_provider.keys("chat-x") == ["sk-chat"] and fake_provider.requests("memory-x") == []
+        assert other.provider.keys("memory-x") == ["sk-memory"] and other.provider.requests("chat-x") == []
+    finally:
+        other.stop()
+
+
+def test_configured_limits_travel_with_each_request(fake_provider, models):
+    models(fast={"model": "openai/fast", "max_tokens": 321})
+
+    ask("fast")
+    ask("fast", max_tokens=99)  # the caller's own value wins
+
+    first, second = fake_provider.requests("fast")
+    assert (first["max_tokens"], second["max_tokens"]) == (321, 99)
+
+
+# ---------------------------------------------------------------- deadlines
+
+def test_a_stream_that_drips_is_cut_at_the_total_deadline(fake_provider):
+    # One word every 0.3 s never trips litellm's per-read timeout; ours covers the whole reply.
+    fake_provider.drip("slow", "one two three four five six seven eight nine ten", every=0.3)
+
+    with pytest.raises(ModelError) as caught:
+        streamed("openai/slow", timeout=1.0)
+
+    assert caught.value.kind == "timeout"
+
+
+def test_retries_of_a_hanging_model_stay_within_the_total_deadline(fake_provider, settings):
+    settings.WHIZI_CHAT_RETRIES = 5
+    for _ in range(6):
+        fake_provider.hang("stuck")
+
+    with pytest.raises(ModelError) as caught:
+        ask("openai/stuck", timeout=1.0)
+
+    assert caught.value.kind == "timeout"
+    assert len(fake_provider.requests("stuck")) < 6  # the deadline ended it, not the retries
+
+
+# ---------------------------------------------------------------- usage and cost
+
+def test_a_streamed_answer_reports_the_providers_usage_and_its_cost(fake_provider):
+    fake_provider.reply("gpt-4o-mini", "one two three", chunks=3,
+                        usage={"prompt_tokens": 1000, "completion_tokens": 200})
+
+    pieces, reply = streamed("openai/gpt-4o-mini")
+
+    assert "".join(pieces) == "one two three"
+    completion = reply.completion
+    assert (completion.input_tokens, completion.output_tokens) == (1000, 200)
+    assert completion.cost == Decimal("0.00027000")  # litellm's price list: $0.15/M in, $0.60/M out
+    assert fake_provider.requests("gpt-4o-mini")[0]["stream_options"] == {"include_usage": True}
+
+
+def test_a_model_nobody_can_price_has_no_cost_and_a_configured_price_is_used(fake_provider, models):
+    models(priced={"model": "openai/house-model", "input_cost_per_million": 2.0,
+                   "output_cost_per_million": 8.0})
+    fake_provider.set_default("house-model", "Hi.", usage={"prompt_tokens": 500, "completion_tokens": 50})
+
+    assert ask("openai/house-model").cost is None
+    assert ask("priced").cost == Decimal("0.00140000")
+
+
+# ---------------------------------------------------------------- the models file
+
+def test_a_models_file_in_toml_or_json(tmp_path):
+    toml = tmp_path / "models.toml"
+    toml.write_text('chat_models = ["fast"]\nmemory_model = "fast"\n[router]\nallowed_fails = 3\n'
+                    '[models.fast]\nmodel = "openai/gpt-4.1-mini"\ndisplay_name = "GPT-4.1 mini"\n'
+                    'history_max_tokens = 12000\ntimeout = 20\nfallbacks = ["openai/gpt-4o-mini"]\n')
+    data = {"chat_models": ["fast"], "models": {"fast": {"model": "openai/gpt-4.1-mini", "timeout": 20}}}
+    (tmp_path / "models.json").write_text(json.dumps(data))
+
+    from_toml = models_file_load(str(toml))
+    from_json = models_file_load(str(tmp_path / "models.json"))
+
+    assert from_toml.chat_models == ["fast"] and from_toml.memory_model == "fast"
+    assert from_toml.models["fast"]["fallbacks"] == ["openai/gpt-4o-mini"]
+    assert from_toml.router == {"allowed_fails": 3}
+    assert from_json.models["fast"] == {"model": "openai/gpt-4.1-mini", "timeout": 20}
+
+
+@pytest.mark.parametrize("text", [
+    '[models.fast]\nmodel = "openai/x"\napi_key = "sk-live-secret"\n',  # keys never go in the file
+    '[models.fast]\ntimeout = "soon"\n',
+    'chat_model = ["fast"]\n',
+    "[models.fast\n",
+])
+def test_a_models_file_with_a_mistake_stops_the_start(tmp_path, text):
+    path = tmp_path / "models.toml"
+    path.write_text(text)
+
+    with pytest.raises(ImproperlyConfigured):
+        models_file_load(str(path))
+
+
+def test_the_picker_shows_display_names(models):
+    models(fast={"model": "openai/gpt-4.1-mini", "display_name": "GPT-4.1 mini"})
+
+    assert model_display_name("fast") == "GPT-4.1 mini"
+    assert model_display_name("anthropic/claude-3-5-sonnet-latest") == "claude-3-5-sonnet-latest"
+    assert model_display_name("whizi/offline") == "Whizi offline"

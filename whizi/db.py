@@ -1,0 +1,67 @@
+"""Database work in short steps, so no connection is held while something slow is awaited.
+
+A thread keeps its pooled connection until the connection is closed (Django returns it
+to the pool only then), so an async view that awaits a model answer between two pieces
+of database work would otherwise hold a connection for the whole answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import connections
+
+T = TypeVar("T")
+
+
+def db_release() -> None:
+    """Give this thread's database connections back (to the pool, when there is one).
+
+    A connection inside a transaction is left alone: closing it would end the transaction
+    (a test case's own, or a caller's atomic block).
+    """
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()
+
+
+_steps_by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary())
+
+
+def _gate() -> asyncio.Semaphore:
+    loop = asyncio.get_running_loop()
+    gate = _steps_by_loop.get(loop)
+    if gate is None:
+        pool = settings.WHIZI_DB_POOL_MAX_SIZE  # with the pool off (0), as a default pool would
+        gate = _steps_by_loop[loop] = asyncio.Semaphore(max(1, pool // 2) if pool > 0 else 10)
+    return gate
+
+
+def _released(fn: Callable[..., T], args: tuple, kwargs: dict) -> Callable[[], T]:
+    def step() -> T:
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            db_release()
+
+    return step
+
+
+async def db_step(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+    """Run `fn` in the request's thread, then give its connection back."""
+    return await sync_to_async(_released(fn, args, kwargs))()
+
+
+async def db_step_queued(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+    """db_step() for the heavy steps of a burst (chat): at most half the pool's worth run
+    at once in this process, so a burst of chats leaves connections and time for every
+    other page. The rest wait here, holding no thread, rather than in a thread of their
+    own for a pooled connection."""
+    async with _gate():
+        return await sync_to_async(_released(fn, args, kwargs))()
