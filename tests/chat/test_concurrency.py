@@ -12,18 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import AsyncIterator, Iterator
 
 import httpx
 import psycopg
 import pytest
 
-from tests.conftest import ARTIFACTS, ROOT, _database_url_for
+from bench.stack import free_port, uvicorn_start, uvicorn_wait_ready
+from tests.conftest import ARTIFACTS, server_env
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -31,48 +27,20 @@ MODEL = "openai/slow-chat"
 POOL = 2
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture
 def server(fake_provider, django_db_blocker) -> Iterator[str]:
-    from django.conf import settings
-
-    port = _free_port()
-    env = dict(os.environ)
-    env.pop("WHIZI_TEST_DATABASE_NAME", None)
-    env.update(
-        DATABASE_URL=_database_url_for(settings.DATABASES["default"]["NAME"]),
+    port = free_port()
+    env = server_env(
         WHIZI_DB_POOL_MAX_SIZE=str(POOL), WHIZI_DB_POOL_TIMEOUT="1.5", WHIZI_CHAT_MODELS=MODEL,
         WHIZI_CHAT_TIMEOUT="3", WHIZI_CHAT_RETRIES="0", WHIZI_RATE_LIMITS_ENABLED="false",
         OPENAI_API_BASE=fake_provider.base_url, OPENAI_API_KEY="sk-fake",
     )
-    ARTIFACTS.mkdir(exist_ok=True)
-    with open(ARTIFACTS / "uvicorn-concurrency.log", "ab") as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "whizi.asgi:application", "--host", "127.0.0.1",
-             "--port", str(port), "--timeout-keep-alive", "30"],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            _wait_listening(port, proc)
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            proc.terminate()
-            proc.wait(timeout=20)
-
-
-def _wait_listening(port: int, proc: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError("uvicorn did not start; see test-artifacts/uvicorn-concurrency.log")
+    web = uvicorn_start(env=env, log=ARTIFACTS / "uvicorn-concurrency.log", port=port,
+                        options=["--timeout-keep-alive", "30"])
+    base_url = f"http://127.0.0.1:{port}"
+    uvicorn_wait_ready(web, base_url, timeout=60)
+    yield base_url
+    web.stop()
 
 
 @contextlib.asynccontextmanager

@@ -376,7 +376,7 @@ def test_a_scenario_with_only_a_compaction_answer_fails_for_its_missing_pass_ans
     write(tmp_path, "s.json", [scenario("no-pass-answer", existing=["Tên là Mai"])])
     answers = answer(tmp_path / "answers", "no-pass-answer", "[-1] dropped", kind="compaction")
     output = run_eval(tmp_path, "--answers", str(answers))
-    assert "no recorded pass answer (no-pass-answer.txt); pass failed (model:error)" in output
+    assert "no recorded pass answer (no-pass-answer.txt); pass failed (model:server)" in output
 
 
 def test_answers_is_a_folder_and_replaces_the_model(tmp_path):
