@@ -90,72 +90,81 @@ def account_export(*, user: Any, out: Writable) -> AccountExport:
     """
     owner = Owner(user_id=user.pk)
     write = out.write
-    counts = {"messages": 0}
     with transaction.atomic():
-        memory = Memory.objects.filter(user_id=user.pk).first()
-        preference = Preference.objects.filter(user_id=user.pk).first()
-        write("{")
-        write(_json("format") + ":" + _json(EXPORT_FORMAT))
-        write("," + _json("exported_at") + ":" + _json(timezone.now()))
-        write("," + _json("account") + ":" + _json({
-            "id": user.pk, "email": user.email, "date_joined": user.date_joined,
-            "last_login": user.last_login, "is_active": user.is_active,
-        }))
-        write("," + _json("preferences") + ":" + _json(
-            {"language": preference.language, "chat_model": preference.chat_model,
-             "updated_at": preference.updated_at} if preference else None
-        ))
-        lines = list(memory.lines) if memory else []
-        write("," + _json("memory") + ":" + _json(lines))
-        write("," + _json("memory_meta") + ":" + _json({
-            "count": len(lines),
-            "tokens": memory.tokens if memory else 0,
-            "version": memory.version if memory else 0,
-            "updated_at": memory.updated_at if memory else None,
-            "cleared_at": memory.cleared_at if memory else None,
-        }))
-
+        write("{" + _json("format") + ":" + _json(EXPORT_FORMAT))
+        write(_member("exported_at", timezone.now()))
+        write(_member("account", {"id": user.pk, "email": user.email, "date_joined": user.date_joined,
+                                  "last_login": user.last_login, "is_active": user.is_active}))
+        write(_member("preferences", _preferences(user.pk)))
+        facts = _write_memory(write, user.pk)
         write("," + _json("projects") + ":")
         projects = _write_array(write, (
             {"id": p.id, "name": p.name, "instructions": p.instructions, "created_at": p.created_at}
             for p in _rows(Project.objects.for_owner(owner))
         ))
-
-        def messages_of(conversation_id: int) -> Iterator[dict[str, object]]:
-            for m in _rows(Message.objects.filter(conversation_id=conversation_id)):
-                counts["messages"] += 1
-                yield {"id": m.id, "role": m.role, "content": m.content, "model": m.model,
-                       "input_tokens": m.input_tokens, "output_tokens": m.output_tokens,
-                       "created_at": m.created_at}
-
-        conversations = _write_nested(
-            write, "conversations", _rows(Conversation.objects.for_owner(owner)),
-            lambda c: {"id": c.id, "title": c.title, "model": c.model, "project_id": c.project_id,
-                       "created_at": c.created_at, "updated_at": c.updated_at},
-            "messages", lambda c: messages_of(c.id),
-        )
-
-        def turns_of(session_id: int) -> Iterator[dict[str, object]]:
-            for t in _rows(VoiceTurn.objects.filter(session_id=session_id)):
-                yield {"id": t.id, "role": t.role, "text": t.text, "created_at": t.created_at}
-
+        conversations, messages = _write_conversations(write, owner)
         sessions = _write_nested(
             write, "voice_sessions", _rows(VoiceSession.objects.for_owner(owner)),
             lambda s: {"id": s.id, "started_at": s.started_at, "ended_at": s.ended_at},
-            "turns", lambda s: turns_of(s.id),
+            "turns", lambda s: ({"id": t.id, "role": t.role, "text": t.text, "created_at": t.created_at}
+                                for t in _rows(VoiceTurn.objects.filter(session_id=s.id))),
         )
-
         # The pass log holds metrics only (never fact text), and it is the account's.
         write("," + _json("memory_passes") + ":")
         _write_array(write, (
             {"id": p.id, "trigger": p.trigger, "status": p.status, "outcome": p.outcome,
              "model": p.model, "lines_before": p.lines_before, "lines_after": p.lines_after,
-             "input_tokens": p.input_tokens, "output_tokens": p.output_tokens,
-             "created_at": p.created_at, "finished_at": p.finished_at}
+             "changes": p.changes, "input_tokens": p.input_tokens, "output_tokens": p.output_tokens,
+             "cost": p.cost, "created_at": p.created_at, "finished_at": p.finished_at}
             for p in _rows(MemoryPass.objects.for_owner(owner))
         ))
         write("}\n")
-    return AccountExport(
-        conversations=conversations, messages=counts["messages"], projects=projects,
-        voice_sessions=sessions, facts=len(lines),
+    return AccountExport(conversations=conversations, messages=messages, projects=projects,
+                        voice_sessions=sessions, facts=facts)
+
+
+def _member(key: str, value: object) -> str:
+    return "," + _json(key) + ":" + _json(value)
+
+
+def _preferences(user_id: int) -> dict[str, object] | None:
+    preference = Preference.objects.filter(user_id=user_id).first()
+    if preference is None:
+        return None
+    return {"language": preference.language, "chat_model": preference.chat_model,
+            "updated_at": preference.updated_at}
+
+
+def _write_memory(write: Callable[[str], object], user_id: int) -> int:
+    """`memory` (the list) and `memory_meta`; returns how many facts."""
+    memory = Memory.objects.filter(user_id=user_id).first()
+    lines = list(memory.lines) if memory else []
+    write(_member("memory", lines))
+    write(_member("memory_meta", {
+        "count": len(lines), "tokens": memory.tokens if memory else 0,
+        "version": memory.version if memory else 0,
+        "updated_at": memory.updated_at if memory else None,
+        "cleared_at": memory.cleared_at if memory else None,
+    }))
+    return len(lines)
+
+
+def _write_conversations(write: Callable[[str], object], owner: Owner) -> tuple[int, int]:
+    """`conversations`, each with its `messages`; returns how many of each."""
+    messages = 0
+
+    def messages_of(conversation_id: int) -> Iterator[dict[str, object]]:
+        nonlocal messages
+        for m in _rows(Message.objects.filter(conversation_id=conversation_id)):
+            messages += 1
+            yield {"id": m.id, "role": m.role, "content": m.content, "model": m.model,
+                   "input_tokens": m.input_tokens, "output_tokens": m.output_tokens, "cost": m.cost,
+                   "created_at": m.created_at}
+
+    conversations = _write_nested(
+        write, "conversations", _rows(Conversation.objects.for_owner(owner)),
+        lambda c: {"id": c.id, "title": c.title, "model": c.model, "project_id": c.project_id,
+                   "created_at": c.created_at, "updated_at": c.updated_at},
+        "messages", lambda c: messages_of(c.id),
     )
+    return conversations, messages

@@ -54,6 +54,9 @@ def test_the_export_holds_the_account_and_everything_it_owns(account):
     [session] = document["voice_sessions"]
     assert [t["text"] for t in session["turns"]] == ["I live in Hanoi."]
     assert [p["trigger"] for p in document["memory_passes"]] == ["request"]
+    # What each reply and each pass cost is the account's too; a pass's changes are counts.
+    assert {"cost", "input_tokens", "output_tokens"} <= set(conversation["messages"][1])
+    assert {"changes", "cost"} <= set(document["memory_passes"][0])
     assert "Bo's fact" not in json.dumps(document)
     assert "2 facts" in summary and "2 messages" in summary
 
