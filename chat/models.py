@@ -25,6 +25,9 @@ class Conversation(OwnedModel):
     model = models.CharField(max_length=200)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True, db_index=True)
+    # Memory passes read only turns after this: a guest cleared their memory before the
+    # conversation moved to their account (the clear stays with what it covered).
+    memory_read_after = models.DateTimeField(null=True, blank=True)
 
     class Meta(OwnedModel.Meta):
         ordering = ["-updated_at"]
@@ -63,6 +66,7 @@ class Message(models.Model):
 class VoiceSession(OwnedModel):
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+    memory_read_after = models.DateTimeField(null=True, blank=True)  # as Conversation
 
     class Meta(OwnedModel.Meta):
         ordering = ["-started_at"]

@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 _MOVED_WITH_GUEST: tuple[type[models.Model], ...] = (
     Project, Conversation, VoiceSession, MemoryPass,
 )
+# What memory passes read: a guest's clear moves with these and covers only them.
+_READ_BY_MEMORY = (Conversation, VoiceSession)
 
 
 @dataclass(frozen=True)
@@ -63,9 +65,11 @@ def guest_merge_into_user(*, guest_id: uuid.UUID, user_id: int) -> GuestMerge | 
         memory = memory_merge_guest(guest_id=guest_id, user_id=user_id)
         moved: dict[str, int] = {}
         for model in _MOVED_WITH_GUEST:
-            moved[str(model._meta.verbose_name_plural)] = model.objects.filter(guest_id=guest_id).update(
-                user_id=user_id, guest_id=None
-            )
+            changes: dict[str, object] = {"user_id": user_id, "guest_id": None}
+            if memory.guest_cleared_at and model in _READ_BY_MEMORY:
+                changes["memory_read_after"] = memory.guest_cleared_at  # the clear covers these
+            rows = model.objects.filter(guest_id=guest_id)
+            moved[str(model._meta.verbose_name_plural)] = rows.update(**changes)
         _merge_preference(guest_id=guest_id, user_id=user_id)
         compaction = pass_queue_after_merge(owner=Owner(user_id=user_id), merge=memory)
         # Memory (and anything else still hanging off the guest) cascades.

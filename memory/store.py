@@ -153,6 +153,8 @@ class MemoryMerge:
     added: int = 0
     trimmed: int = 0
     over_budget: bool = False  # the merged list went over the cap (and was trimmed to it)
+    # When the guest last cleared: it covers the guest's conversations, not the account's.
+    guest_cleared_at: datetime | None = None
 
 
 def memory_merge_guest(*, guest_id: uuid.UUID, user_id: int) -> MemoryMerge:
@@ -164,8 +166,9 @@ def memory_merge_guest(*, guest_id: uuid.UUID, user_id: int) -> MemoryMerge:
        the cap at once: memory is never stored over it, not even until a compaction.
     4. Save with a version bump, so a pass in flight for the account fails its
        compare-and-swap and re-runs over the merged list instead of overwriting it.
-    The later of the two clears bounds what later passes read of the moved
-    conversations, so a guest's cleared facts do not come back from its old messages.
+    The guest's last clear stays with the guest's conversations (the caller moves them
+    with it, lifecycle.guest_merge), so its cleared facts do not come back from its old
+    messages, and nothing the account said elsewhere is hidden by it.
     """
     guest = Memory.objects.select_for_update().filter(guest_id=guest_id).first()
     if guest is None or (not guest.lines and guest.cleared_at is None):
@@ -180,16 +183,15 @@ def memory_merge_guest(*, guest_id: uuid.UUID, user_id: int) -> MemoryMerge:
     merged = merge_memory_lines(account.lines, guest.lines)
     added = len(merged) - len(merge_memory_lines(account.lines, []))
     kept = trim_to_budget(merged, max_tokens=settings.WHIZI_MEMORY_MAX_TOKENS)
-    cleared_at = max((moment for moment in (account.cleared_at, guest.cleared_at) if moment), default=None)
-    if kept == account.lines and cleared_at == account.cleared_at:
-        return MemoryMerge(lines=kept, tokens=account.tokens)
+    if kept == account.lines:
+        return MemoryMerge(lines=kept, tokens=account.tokens, guest_cleared_at=guest.cleared_at)
     tokens = count_list_tokens(kept)
     # The row is locked, so this cannot miss; the count check says so out loud.
     updated = Memory.objects.filter(pk=account.pk, version=account.version).update(
-        lines=kept, tokens=tokens, version=F("version") + 1, cleared_at=cleared_at,
-        updated_at=timezone.now(),
+        lines=kept, tokens=tokens, version=F("version") + 1, updated_at=timezone.now(),
     )
     if updated != 1:
         raise RuntimeError("the account's memory changed under its row lock")
     return MemoryMerge(lines=kept, tokens=tokens, added=added, trimmed=len(merged) - len(kept),
-                       over_budget=count_list_tokens(merged) > settings.WHIZI_MEMORY_MAX_TOKENS)
+                       over_budget=count_list_tokens(merged) > settings.WHIZI_MEMORY_MAX_TOKENS,
+                       guest_cleared_at=guest.cleared_at)

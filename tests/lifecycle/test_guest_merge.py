@@ -10,6 +10,7 @@ from lifecycle.guest_merge import guest_merge_into_user
 from memory.budget import trim_to_budget
 from memory.models import Memory, MemoryPass
 from memory.run import pass_run
+from memory.store import memory_clear
 from memory.tokens import count_list_tokens
 from tests.lifecycle.helpers import give_history, give_memory, make_user, sign_up
 
@@ -95,7 +96,7 @@ def test_a_merge_over_the_cap_is_stored_within_it_and_queues_a_compaction_pass(
 ):
     _, guest = guest_browser
     user = make_user("mai@example.com")
-    account_lines = [f"Account fact {i}: a standing preference kept for a long while" for i in range(70)]
+    account_lines = [f"Account fact {i}: a detail about the garden kept for a long while" for i in range(70)]
     guest_lines = [f"Guest fact {i}: something shared while trying Whizi out today" for i in range(70)]
     give_memory(Owner(user_id=user.pk), account_lines)
     give_memory(guest, guest_lines)
@@ -139,19 +140,29 @@ def test_the_merge_happens_exactly_once(guest_browser):
     assert Conversation.objects.filter(user=user).count() == 1
 
 
-def test_a_guest_that_cleared_memory_keeps_the_later_clear_time(guest_browser):
+def test_a_guests_clear_stays_with_the_guests_conversations(guest_browser):
     from django.utils import timezone
 
     _, guest = guest_browser
     user = make_user("mai@example.com")
-    give_memory(Owner(user_id=user.pk), ["Name is Mai"])
+    account = Owner(user_id=user.pk)
+    give_memory(account, ["Name is Mai"])
+    account_history = give_history(account)
+    guest_history = give_history(guest)
     cleared = timezone.now()
     give_memory(guest, [], cleared_at=cleared, epoch=1)
 
     guest_merge_into_user(guest_id=guest.guest_id, user_id=user.pk)
 
-    # Passes over the moved conversations must not re-read what the guest cleared.
-    assert Memory.objects.get(user=user).cleared_at == cleared
+    # What the account said on its own device is still read by its passes...
+    assert Memory.objects.get(user=user).cleared_at is None
+    account_history.conversation.refresh_from_db()
+    assert account_history.conversation.memory_read_after is None
+    # ...and what the guest cleared is not read back out of the guest's old messages.
+    guest_history.conversation.refresh_from_db()
+    guest_history.voice_session.refresh_from_db()
+    assert guest_history.conversation.memory_read_after == cleared
+    assert guest_history.voice_session.memory_read_after == cleared
 
 
 def test_the_accounts_own_preferences_win_and_the_guests_fill_the_gaps(guest_browser):
@@ -178,7 +189,7 @@ def test_the_compaction_a_merge_queues_really_compacts_toward_the_target(guest_b
     # merge queued must then shrink it toward 1,500, not find it "within the cap" and stop.
     _, guest = guest_browser
     user = make_user("mai@example.com")
-    account_lines = [f"Account fact {i}: a standing preference kept for a long while" for i in range(70)]
+    account_lines = [f"Account fact {i}: a detail about the garden kept for a long while" for i in range(70)]
     guest_lines = [f"Guest fact {i}: something shared while trying Whizi out today" for i in range(70)]
     give_memory(Owner(user_id=user.pk), account_lines)
     give_memory(guest, guest_lines)
@@ -200,7 +211,7 @@ def test_a_merge_over_the_cap_is_trimmed_by_the_one_rule_every_list_is(guest_bro
     # are kept, on a merge exactly as on a pass (memory.budget.trim_to_budget).
     _, guest = guest_browser
     user = make_user("mai@example.com")
-    account_lines = [f"Account fact {i}: a standing preference kept for a long while" for i in range(100)]
+    account_lines = [f"Account fact {i}: a detail about the garden kept for a long while" for i in range(100)]
     giant = "A pasted paragraph about everything under the sun " * 90
     guest_lines = [giant, "Has a cat named Miso", "Lives in Hanoi", "Name is Mai"]
     give_memory(Owner(user_id=user.pk), account_lines)
@@ -212,3 +223,20 @@ def test_a_merge_over_the_cap_is_trimmed_by_the_one_rule_every_list_is(guest_bro
     stored = Memory.objects.get(user=user).lines
     assert stored == trim_to_budget(account_lines + guest_lines)
     assert stored == account_lines + ["Has a cat named Miso", "Lives in Hanoi", "Name is Mai"]
+
+
+def test_what_the_account_said_on_another_device_is_still_extracted_after_a_guest_clear(guest_browser):
+    # The account chats on its phone; meanwhile, on a laptop, a guest session clears its
+    # own memory and then logs in. The guest's clear must not hide the phone's chat.
+    _, guest = guest_browser
+    user = make_user("mai@example.com")
+    phone = Conversation.objects.create(user=user, model="whizi/offline")
+    Message.objects.create(conversation=phone, role="user", content="My name is Mai Tran. Remember that.")
+    reply = Message.objects.create(conversation=phone, role="assistant", content="Got it, Mai!")
+    memory_clear(owner=guest)
+
+    guest_merge_into_user(guest_id=guest.guest_id, user_id=user.pk)
+    memory_pass = MemoryPass.objects.create(user=user, trigger="request", through_message_id=reply.pk)
+    pass_run(pass_id=memory_pass.pk)
+
+    assert any("Mai Tran" in line for line in Memory.objects.get(user=user).lines)
