@@ -124,15 +124,23 @@ class Stack:
         self.processes.clear()
 
 
-def worker_start(*, env: dict[str, str], log: Path, concurrency: int = 2, loglevel: str = "INFO",
-                 hostname: str | None = None, cold_stop: bool = False) -> Process:
-    """A real `celery worker` (prefork pool). whizi.celery imports the model layer
-    before the pool forks, so a pool process that replaces a killed one is ready at once.
+WORKER_POOLS = ("prefork", "threads", "gevent")
+
+
+def worker_start(*, env: dict[str, str], log: Path, concurrency: int = 2, pool: str = "prefork",
+                 loglevel: str = "INFO", hostname: str | None = None, cold_stop: bool = False) -> Process:
+    """A real `celery worker`, with the pool and concurrency scripts/run.sh takes from
+    WHIZI_WORKER_POOL and WHIZI_WORKER_CONCURRENCY. whizi.celery imports the model layer
+    before a prefork pool forks, so a pool process that replaces a killed one is ready at once.
 
     cold_stop: stop with SIGQUIT; a warm stop waits for the pool, which a pass held at a
     scripted gate can keep busy for a minute, and a test's worker has nothing to finish.
     """
-    argv = [PYTHON, "-m", "celery", "-A", "whizi", "worker", "--pool=prefork",
+    if pool not in WORKER_POOLS:
+        raise StackError(f"unknown worker pool {pool!r}; one of {', '.join(WORKER_POOLS)}")
+    # On the command line, not in the settings: Celery patches the standard library for
+    # gevent only when it reads --pool there, before anything else is imported.
+    argv = [PYTHON, "-m", "celery", "-A", "whizi", "worker", f"--pool={pool}",
             f"--concurrency={concurrency}", "--without-gossip", "--without-mingle", f"--loglevel={loglevel}"]
     if hostname:
         argv.append(f"--hostname={hostname}")
