@@ -42,19 +42,17 @@ MAX_CLAIMS = MAX_ATTEMPTS + 1
 # How many times a pass re-runs on a fresher list after losing a compare-and-swap to a
 # concurrent pass, before it gives up (discarded). Each round is one more model call.
 MAX_CONFLICT_ROUNDS = 3
-# Waits before retry n (0-based): 30 s, 1, 2, 4, 8 minutes, then 10, with jitter so
-# passes that failed together do not all come back in the same second. The five waits
-# add up to about a quarter of an hour, so a pass outlives a ten-minute provider outage.
-RETRY_BASE_SECONDS = 30.0
-RETRY_MAX_SECONDS = 600.0
 FAILED_COUNTER_KEY = "memory:passes_failed:{error}"
 
 
 def retry_countdown(retries: int, retry_after: float | None = None) -> float:
-    """The wait before the next try: the backoff, or longer when the provider said so."""
-    wait = min(RETRY_BASE_SECONDS * 2**retries, RETRY_MAX_SECONDS)
+    """The wait before the next try: the backoff (WHIZI_MEMORY_RETRY_BASE_SECONDS doubled
+    each time, up to WHIZI_MEMORY_RETRY_MAX_SECONDS, with jitter so passes that failed
+    together do not all come back in the same second), or longer when the provider said so."""
+    longest = settings.WHIZI_MEMORY_RETRY_MAX_SECONDS
+    wait = min(settings.WHIZI_MEMORY_RETRY_BASE_SECONDS * 2**retries, longest)
     wait += random.uniform(0, wait / 4)
-    return max(wait, min(retry_after or 0.0, RETRY_MAX_SECONDS))
+    return max(wait, min(retry_after or 0.0, longest))
 
 
 class PassRetry(Exception):

@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from memory.models import MemoryPass
 from memory.passes import pass_publish
-from memory.run import MAX_CLAIMS, RETRY_MAX_SECONDS
+from memory.run import MAX_CLAIMS
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,8 @@ class SweepReport:
 def _retry_grace() -> timedelta:
     """The latest a retry can be due after its claim: the run itself (at most the hard
     time limit), the longest backoff with its jitter, and the usual grace."""
-    return timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + RETRY_MAX_SECONDS * 1.25) + QUEUED_GRACE
+    longest_wait = settings.WHIZI_MEMORY_RETRY_MAX_SECONDS * 1.25
+    return timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + longest_wait) + QUEUED_GRACE
 
 
 def stranded_passes(*, now: datetime) -> QuerySet[MemoryPass]:

@@ -18,6 +18,10 @@ import time
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/0")
+# A pass's retries come seconds apart in the suite, not minutes (the waits' shape is
+# tested on its own; tests/reliability/test_timeouts.py checks the production figures).
+os.environ.setdefault("WHIZI_MEMORY_RETRY_BASE_SECONDS", "0.5")
+os.environ.setdefault("WHIZI_MEMORY_RETRY_MAX_SECONDS", "2")
 
 
 def _free_port() -> int:

@@ -298,6 +298,11 @@ if WHIZI_MEMORY_MODEL_TIMEOUT >= CELERY_TASK_SOFT_TIME_LIMIT / 2:
         "(a pass may call the model twice: rewrite and compaction)"
     )
 
+# A failed pass is tried again after 30 s, 1, 2, 4, 8 minutes (then every 10): the waits
+# add up to about a quarter of an hour, so a pass outlives a ten-minute provider outage.
+WHIZI_MEMORY_RETRY_BASE_SECONDS = envfloat("WHIZI_MEMORY_RETRY_BASE_SECONDS", "30")
+WHIZI_MEMORY_RETRY_MAX_SECONDS = envfloat("WHIZI_MEMORY_RETRY_MAX_SECONDS", "600")
+
 # Memory caps (docs/DESIGN.md §2.5, from the seeds).
 WHIZI_MEMORY_MAX_TOKENS = 2000
 WHIZI_MEMORY_TARGET_TOKENS = 1500

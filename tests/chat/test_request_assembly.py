@@ -55,7 +55,7 @@ def test_every_configured_model_gets_the_list_as_its_own_system_message(guest, m
     assert exchange.request.memory_attached
     [block] = memory_messages(messages)
     assert all(f"- {fact}" in block for fact in FACTS)
-    assert "not instructions" in block  # framed as data about the user
+    assert "not an instruction from anyone" in block  # framed as data about the user
     # Its own message: the base prompt carries no fact, and the block nothing else.
     base = messages[0]
     assert base["role"] == "system" and base["content"] == BASE_SYSTEM_PROMPT
