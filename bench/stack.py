@@ -126,7 +126,9 @@ class Stack:
         self.processes.clear()
 
 
-WORKER_POOLS = ("prefork", "threads", "gevent")
+# gevent is not offered: with litellm's HTTP path a greenlet's asyncio loop made Django
+# refuse the other passes' database calls (SynchronousOnlyOperation), in one process.
+WORKER_POOLS = ("prefork", "threads")
 
 
 def worker_start(*, env: dict[str, str], log: Path, concurrency: int = 2, pool: str = "prefork",
@@ -141,8 +143,6 @@ def worker_start(*, env: dict[str, str], log: Path, concurrency: int = 2, pool: 
     """
     if pool not in WORKER_POOLS:
         raise StackError(f"unknown worker pool {pool!r}; one of {', '.join(WORKER_POOLS)}")
-    # On the command line, not in the settings: Celery patches the standard library for
-    # gevent only when it reads --pool there, before anything else is imported.
     argv = [PYTHON, "-m", "celery", "-A", "whizi", "worker", f"--pool={pool}",
             f"--concurrency={concurrency}", "--without-gossip", "--without-mingle", f"--loglevel={loglevel}"]
     if hostname:

@@ -21,19 +21,14 @@ if ! redis_up; then
   fi
 fi
 
-# The worker's pool: prefork (processes, the default), or threads / gevent when passes
-# mostly wait on a hosted memory model (gevent needs `pip install gevent`, the extra
-# `.[gevent]`). Concurrency is processes, threads or greenlets: passes run at once.
+# The worker's pool: prefork (processes, the default), or threads when passes mostly
+# wait on a hosted memory model. Concurrency is processes or threads: passes run at once.
+# (Not gevent: with litellm's HTTP path, Django refuses the passes' database calls.)
 POOL=${WHIZI_WORKER_POOL:-prefork}
 CONCURRENCY=${WHIZI_WORKER_CONCURRENCY:-2}
 case "$POOL" in
   prefork|threads) ;;
-  gevent)
-    if ! "$PY" -c "import gevent" 2>/dev/null; then
-      echo "WHIZI_WORKER_POOL=gevent needs gevent: $PY -m pip install gevent" >&2
-      exit 2
-    fi ;;
-  *) echo "WHIZI_WORKER_POOL must be prefork, threads or gevent (got '$POOL')" >&2; exit 2 ;;
+  *) echo "WHIZI_WORKER_POOL must be prefork or threads (got '$POOL')" >&2; exit 2 ;;
 esac
 if ! [[ "$CONCURRENCY" =~ ^[1-9][0-9]*$ ]]; then
   echo "WHIZI_WORKER_CONCURRENCY must be a whole number from 1 (got '$CONCURRENCY')" >&2
@@ -44,7 +39,6 @@ pids=()
 cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
 trap cleanup EXIT INT TERM
 
-# --pool on the command line: Celery patches the standard library for gevent only then.
 "$PY" -m celery -A whizi worker --loglevel=INFO --pool="$POOL" --concurrency="$CONCURRENCY" --beat \
   --schedule var/celerybeat-schedule >var/worker.log 2>&1 &
 pids+=($!)
