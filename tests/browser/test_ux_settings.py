@@ -80,6 +80,7 @@ def test_after_a_clear_the_keyboard_user_sees_where_focus_went(browser, live_ser
     page.locator(".memory-row").focus()
     page.keyboard.press("Enter")
     expect(page.locator("#memory-list")).to_be_visible()
+    expect(page.locator(".memory-row")).to_be_focused()  # focus comes back to the row once swapped in
     page.keyboard.press("Tab")
     expect(page.locator(".memory-clear")).to_be_focused()
     page.keyboard.press("Space")  # a button: Space works as well as Enter

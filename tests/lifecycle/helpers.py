@@ -44,7 +44,8 @@ def give_history(owner: Owner, *, facts: list[str] | None = None) -> GuestHistor
     conversation = Conversation.objects.create(
         **owner.lookup, project=project, title="Hello", model="whizi/offline"
     )
-    Message.objects.create(conversation=conversation, role="user", content="My name is Mai.")
+    said = "My name is Mai; I have a cat called Miso."
+    Message.objects.create(conversation=conversation, role="user", content=said)
     reply = Message.objects.create(conversation=conversation, role="assistant", content="Hi Mai!")
     session = VoiceSession.objects.create(**owner.lookup)
     VoiceTurn.objects.create(session=session, role="user", text="I live in Hanoi.")

@@ -49,7 +49,7 @@ def test_the_export_holds_the_account_and_everything_it_owns(account):
     assert conversation["id"] == history.conversation.pk
     assert conversation["project_id"] == history.project.pk
     assert [(m["role"], m["content"]) for m in conversation["messages"]] == [
-        ("user", "My name is Mai."), ("assistant", "Hi Mai!"),
+        ("user", "My name is Mai; I have a cat called Miso."), ("assistant", "Hi Mai!"),
     ]
     [session] = document["voice_sessions"]
     assert [t["text"] for t in session["turns"]] == ["I live in Hanoi."]

@@ -74,7 +74,7 @@ def test_two_overlapping_passes_lose_no_update(user, script, wait_for):
     assert saved_lines(user) == ["Likes tea", "Lives in Leeds", "Name is Sam"]
     assert Memory.objects.get(user=user).version == 2
     rerun = script.calls()[2][1]["content"]
-    assert "- Lives in Leeds" in rerun.split("</existing_memory>")[0]
+    assert "[2] Lives in Leeds" in rerun.split("</saved_memory>")[0]
 
 
 def test_a_clear_while_a_pass_waits_on_the_model_wins(user, script, wait_for):
@@ -108,7 +108,7 @@ def test_a_clear_while_a_pass_waits_on_the_model_wins(user, script, wait_for):
 
 def test_a_pass_never_brings_back_the_memory_of_a_deleted_guest(guest, script, wait_for, celery_worker):
     save_memory(guest, ["Name is Mai"])
-    memory_pass = queue_pass(guest, through=chat(guest, "I'm Mai.", "Hi", "remember"))
+    memory_pass = queue_pass(guest, through=chat(guest, "I'm Mai and I live in Hue.", "Hi", "remember"))
     script.gate("g", "- Name is Mai\n- Lives in Hue")
     publish(memory_pass)
     assert script.wait_arrived("g")
