@@ -231,7 +231,7 @@ class KillBench:
             reply = Message.objects.create(conversation=self.conversation, role="assistant", content="Noted!")
             memory_pass = pass_queue_after_reply(
                 owner=self.owner, user_text=text, reply_id=reply.pk,
-                turns_after=self.conversation.messages.count(),
+                turns_after=self.conversation.messages.count(), conversation_id=self.conversation.pk,
             )
         assert memory_pass is not None, "a remember request always queues a pass"
         return memory_pass

@@ -91,11 +91,13 @@ class Process:
 
 
 def process_start(name: str, argv: Sequence[str], *, env: dict[str, str], log: Path,
-                  stop_signal: int = signal.SIGTERM, stop_timeout: float = 20.0) -> Process:
-    """Start `argv` from the repository root, its output appended to `log`."""
+                  stop_signal: int = signal.SIGTERM, stop_timeout: float = 20.0,
+                  cwd: Path = ROOT) -> Process:
+    """Start `argv` from the repository root (or `cwd`: another checkout, for a
+    benchmark of the code before a change), its output appended to `log`."""
     log.parent.mkdir(parents=True, exist_ok=True)
     with open(log, "ab") as handle:  # the child keeps its own copy of the descriptor
-        popen = subprocess.Popen(list(argv), cwd=ROOT, env=env, stdout=handle, stderr=subprocess.STDOUT,
+        popen = subprocess.Popen(list(argv), cwd=cwd, env=env, stdout=handle, stderr=subprocess.STDOUT,
                                  stdin=subprocess.DEVNULL, start_new_session=True)
     return Process(name=name, popen=popen, log_path=log, stop_signal=stop_signal, stop_timeout=stop_timeout)
 
@@ -124,30 +126,39 @@ class Stack:
         self.processes.clear()
 
 
-def worker_start(*, env: dict[str, str], log: Path, concurrency: int = 2, loglevel: str = "INFO",
-                 hostname: str | None = None, cold_stop: bool = False) -> Process:
-    """A real `celery worker` (prefork pool). whizi.celery imports the model layer
-    before the pool forks, so a pool process that replaces a killed one is ready at once.
+# gevent is not offered: with litellm's HTTP path a greenlet's asyncio loop made Django
+# refuse the other passes' database calls (SynchronousOnlyOperation), in one process.
+WORKER_POOLS = ("prefork", "threads")
+
+
+def worker_start(*, env: dict[str, str], log: Path, concurrency: int = 2, pool: str = "prefork",
+                 loglevel: str = "INFO", hostname: str | None = None, cold_stop: bool = False,
+                 cwd: Path = ROOT) -> Process:
+    """A real `celery worker`, with the pool and concurrency scripts/run.sh takes from
+    WHIZI_WORKER_POOL and WHIZI_WORKER_CONCURRENCY. whizi.celery imports the model layer
+    before a prefork pool forks, so a pool process that replaces a killed one is ready at once.
 
     cold_stop: stop with SIGQUIT; a warm stop waits for the pool, which a pass held at a
     scripted gate can keep busy for a minute, and a test's worker has nothing to finish.
     """
-    argv = [PYTHON, "-m", "celery", "-A", "whizi", "worker", "--pool=prefork",
+    if pool not in WORKER_POOLS:
+        raise StackError(f"unknown worker pool {pool!r}; one of {', '.join(WORKER_POOLS)}")
+    argv = [PYTHON, "-m", "celery", "-A", "whizi", "worker", f"--pool={pool}",
             f"--concurrency={concurrency}", "--without-gossip", "--without-mingle", f"--loglevel={loglevel}"]
     if hostname:
         argv.append(f"--hostname={hostname}")
     if cold_stop:
         return process_start("celery worker", argv, env=env, log=log, stop_signal=signal.SIGQUIT,
-                             stop_timeout=15.0)
-    return process_start("celery worker", argv, env=env, log=log)
+                             stop_timeout=15.0, cwd=cwd)
+    return process_start("celery worker", argv, env=env, log=log, cwd=cwd)
 
 
 def uvicorn_start(*, env: dict[str, str], log: Path, port: int, workers: int = 1,
-                  options: Sequence[str] = ()) -> Process:
+                  options: Sequence[str] = (), cwd: Path = ROOT) -> Process:
     """uvicorn serving whizi.asgi:application on 127.0.0.1:`port`."""
     argv = [PYTHON, "-m", "uvicorn", "whizi.asgi:application", "--host", "127.0.0.1",
             "--port", str(port), "--workers", str(workers), *options]
-    return process_start("uvicorn", argv, env=env, log=log)
+    return process_start("uvicorn", argv, env=env, log=log, cwd=cwd)
 
 
 def free_port() -> int:
@@ -304,9 +315,9 @@ def database_drop(name: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def database_migrate(env: dict[str, str]) -> None:
+def database_migrate(env: dict[str, str], *, cwd: Path = ROOT) -> None:
     """Migrate the database of env's DATABASE_URL, as a deploy would."""
-    subprocess.run([PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env,
+    subprocess.run([PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=cwd, env=env,
                    check=True, timeout=300)
 
 

@@ -162,7 +162,8 @@ def chat_exchange_finish(*, exchange: Exchange, completion: Completion) -> ChatR
         try:
             with transaction.atomic():
                 pass_queue_after_reply(owner=Owner.of(conversation), turns_after=turns,
-                                       user_text=exchange.user_message.content, reply_id=assistant.pk)
+                                       user_text=exchange.user_message.content, reply_id=assistant.pk,
+                                       conversation_id=conversation.pk)
         except DatabaseError:
             # The reply matters more than one pass; the next trigger rewrites the whole list.
             log.exception("could not queue a memory pass for conversation %s", conversation.pk)

@@ -14,9 +14,12 @@ def _after(*moments: datetime | None) -> datetime | None:
     return max((moment for moment in moments if moment is not None), default=None)
 
 
-def turns_through_reply(reply_id: int, cleared_at: datetime | None) -> list[Turn]:
-    """The last WHIZI_MEMORY_PASS_TURNS messages of the reply's conversation, up to it,
-    never older than the owner's last clear or the conversation's own."""
+def turns_through_reply(reply_id: int, cleared_at: datetime | None,
+                        first_reply_id: int | None = None) -> list[Turn]:
+    """The last WHIZI_MEMORY_PASS_TURNS messages of the reply's conversation up to
+    `first_reply_id` (default: the reply), and every message after it up to the reply
+    (the turns that joined a waiting pass), never older than the owner's last clear or
+    the conversation's own."""
     conversation = (Conversation.objects.filter(messages__id=reply_id)
                     .values("pk", "memory_read_after").first())
     if conversation is None:
@@ -25,7 +28,8 @@ def turns_through_reply(reply_id: int, cleared_at: datetime | None) -> list[Turn
     floor = _after(cleared_at, conversation["memory_read_after"])
     if floor is not None:
         rows = rows.filter(created_at__gt=floor)
-    latest = rows.order_by("-id").values_list("role", "content")[: settings.WHIZI_MEMORY_PASS_TURNS]
+    joined = rows.filter(id__gt=first_reply_id).count() if first_reply_id else 0
+    latest = rows.order_by("-id").values_list("role", "content")[: settings.WHIZI_MEMORY_PASS_TURNS + joined]
     return [Turn(role=role, content=content) for role, content in reversed(latest)]
 
 

@@ -121,7 +121,8 @@ class MemoryPassAdmin(ReadOnlyAdmin):
     search_help_text = "Search by account email address, or a guest's exact id."
     date_hierarchy = "created_at"
     readonly_fields = (
-        "owner", "trigger", "status", "outcome", "through_message_id", "voice_session_id", "model",
+        "owner", "trigger", "status", "outcome", "conversation_id", "first_through_message_id",
+        "through_message_id", "voice_session_id", "model",
         "attempts", "input_tokens", "output_tokens", "lines_before", "lines_after",
         "duration_ms", "error", "created_at", "started_at", "finished_at",
     )

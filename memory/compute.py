@@ -170,12 +170,13 @@ def _result(outcome: str, lines: Sequence[str], existing: Sequence[str], meter: 
 
 def pass_compute(
     *, existing: Sequence[str], turns: Sequence[Turn], source: str = "chat", model: str | None = None,
-    compact_above: int | None = None, today: date | None = None,
+    compact_above: int | None = None, today: date | None = None, max_turns: int | None = None,
 ) -> PassResult:
     """One pass over plain values: the list to save, and what happened.
 
-    1. Window the input: the last 6 chat turns (or the voice transcript), capped to
-       the most recent 20,000 tokens; the whole prompt capped at 50,000.
+    1. Window the input: the last 6 chat turns (`max_turns` when later turns joined
+       the pass), or the voice transcript, capped to the most recent 20,000 tokens;
+       the whole prompt capped at 50,000.
     2. Nothing to read: the list is unchanged and the model is not called (unless the
        list is over `compact_above`, which goes straight to step 5).
     3. Ask the fixed memory model for its changes. A failure leaves the list untouched
@@ -194,7 +195,7 @@ def pass_compute(
     existing = list(existing)
     meter = Meter()
     applied = None
-    window = pass_window(turns, source=source)
+    window = pass_window(turns, source=source, max_turns=max_turns)
     if not window:
         if count_list_tokens(existing) <= compact_above:
             return _result(Outcome.UNCHANGED, existing, existing, meter)

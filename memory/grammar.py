@@ -263,6 +263,7 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     return _CACHE[pattern]
 
 
+# Filled without a lock: two worker threads racing on a pattern only compile it twice.
 _CACHE: dict[str, re.Pattern[str]] = {}
 
 

@@ -59,6 +59,11 @@ class MemoryPass(OwnedModel):
     # ids, not foreign keys: conversations are chat's, which reads them for memory
     # (memory.sources); a pass whose turns are gone reads nothing.
     through_message_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    # A chat pass also records its conversation and the reply it was first recorded
+    # through: later turns of that conversation join the pass while it waits for a worker
+    # (memory.passes), moving through_message_id on, and the pass reads them all.
+    conversation_id = models.BigIntegerField(null=True, blank=True)
+    first_through_message_id = models.BigIntegerField(null=True, blank=True)
     voice_session_id = models.BigIntegerField(null=True, blank=True, db_index=True)
     model = models.CharField(max_length=200, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
@@ -84,3 +89,12 @@ class MemoryPass(OwnedModel):
     class Meta(OwnedModel.Meta):
         ordering = ["-created_at"]
         verbose_name_plural = "memory passes"
+        constraints = [
+            *OwnedModel.Meta.constraints,
+            # At most one chat pass per conversation waits for a worker: two replies at
+            # once cannot both record one (the loser joins the winner's, memory.passes).
+            models.UniqueConstraint(
+                fields=["conversation_id"], name="memory_pass_one_waiting_per_conversation",
+                condition=models.Q(status="queued", started_at__isnull=True, conversation_id__isnull=False),
+            ),
+        ]

@@ -10,13 +10,23 @@
 A pass is recorded as a MemoryPass row in the caller's transaction and published to the
 worker only after it commits. The row is the record and the broker message only the
 nudge: a publish that fails is picked up by the sweep (memory.sweep).
+
+At most one chat pass per conversation waits for a worker. A reply that makes a pass due
+while the conversation already has one queued and not yet started joins it instead of
+recording another: the waiting pass now runs through the newer reply (and becomes a
+request pass if the new one is). The pass reads the 6 turns through the reply it was first
+recorded for and every turn after it (memory.sources), so joining drops no turn a separate
+pass would have read, and one owner sending many messages adds one pass to the queue,
+not one per message.
 """
 
 from __future__ import annotations
 
 from celery import current_app
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import BigIntegerField, Value
+from django.db.models.functions import Greatest, Least
 
 from accounts.owner import Owner
 from memory.grammar import is_memory_request
@@ -26,6 +36,9 @@ from whizi.degraded import degraded_note
 
 Trigger = MemoryPass.Trigger
 RUN_PASS_TASK = "memory.run_pass"  # the task's name stays, so queued messages survive deploys
+# Rounds of join-or-record after a reply. A round is lost only when another reply's pass
+# was recorded and then claimed by a worker in between, so a third is already unlikely.
+JOIN_ROUNDS = 3
 
 
 def pass_trigger_after_reply(*, user_text: str, turns_after: int) -> str | None:
@@ -40,7 +53,8 @@ def pass_trigger_after_reply(*, user_text: str, turns_after: int) -> str | None:
 
 def pass_queue(*, owner: Owner, trigger: str, through_message_id: int | None = None,
                voice_session_id: int | None = None) -> MemoryPass | None:
-    """Record a pass for this trigger and publish it after commit; None when none is due."""
+    """Record a pass for this trigger and publish it after commit; None when none is due.
+    A voice or merge pass never joins another (see the module's docstring)."""
     if not settings.WHIZI_MEMORY_ENABLED:
         return None
     if trigger == Trigger.VOICE and MemoryPass.objects.filter(voice_session_id=voice_session_id).exists():
@@ -53,13 +67,64 @@ def pass_queue(*, owner: Owner, trigger: str, through_message_id: int | None = N
     return memory_pass
 
 
-def pass_queue_after_reply(*, owner: Owner, user_text: str, turns_after: int,
-                           reply_id: int) -> MemoryPass | None:
-    """After a reply is saved: at most one pass, if the exchange made one due."""
+def pass_queue_after_reply(*, owner: Owner, user_text: str, turns_after: int, reply_id: int,
+                           conversation_id: int) -> MemoryPass | None:
+    """After a reply is saved: the pass the exchange made due, if any, recorded or joined
+    to the conversation's waiting pass."""
     trigger = pass_trigger_after_reply(user_text=user_text, turns_after=turns_after)
-    if trigger is None:
+    if trigger is None or not settings.WHIZI_MEMORY_ENABLED:
         return None
-    return pass_queue(owner=owner, trigger=trigger, through_message_id=reply_id)
+    for round_ in range(JOIN_ROUNDS):
+        joined = _pass_join(conversation_id=conversation_id, trigger=trigger, reply_id=reply_id)
+        if joined is not None:
+            return joined
+        try:
+            # A savepoint: when another reply's pass took the conversation's one waiting
+            # place first, only this insert is undone, and the next round joins that pass.
+            with transaction.atomic():
+                return _pass_record_waiting(owner=owner, conversation_id=conversation_id,
+                                            trigger=trigger, reply_id=reply_id)
+        except IntegrityError:
+            if round_ == JOIN_ROUNDS - 1:
+                raise
+    return None  # not reached: the last round returns or raises
+
+
+def _pass_join(*, conversation_id: int, trigger: str, reply_id: int) -> MemoryPass | None:
+    """Join the conversation's pass that is queued and not yet started, if there is one.
+
+    One filtered UPDATE decides, race-safely: a worker claims a pass with a filtered
+    UPDATE too (memory.run), so PostgreSQL orders the two on the row. If the claim came
+    first this one matches nothing (started_at is set) and a new pass is recorded; if the
+    join came first, the claim waits for this transaction and the pass reads the newer
+    reply. Greatest/Least keep the newest reply and the first one whatever order two
+    replies commit in. A retried pass (queued again, started_at set) is never joined: its
+    retry may be minutes away.
+    """
+    updates: dict[str, object] = {
+        "through_message_id": Greatest("through_message_id", Value(reply_id, output_field=BigIntegerField())),
+        "first_through_message_id": Least("first_through_message_id",
+                                          Value(reply_id, output_field=BigIntegerField())),
+    }
+    if trigger == Trigger.REQUEST:
+        updates["trigger"] = Trigger.REQUEST
+    waiting = MemoryPass.objects.filter(conversation_id=conversation_id, status=MemoryPass.Status.QUEUED,
+                                        started_at__isnull=True)
+    if not waiting.update(**updates):
+        return None
+    return waiting.first()  # the row stays locked by the UPDATE until the caller commits
+
+
+def _pass_record_waiting(*, owner: Owner, conversation_id: int, trigger: str, reply_id: int) -> MemoryPass:
+    # The database lets one chat pass per conversation wait (a partial unique index, see
+    # MemoryPass.Meta): two replies recording at once cannot both insert, the second
+    # waits for the first to commit and then fails here, and joins it.
+    memory_pass = MemoryPass.objects.create(
+        **owner.lookup, trigger=trigger, through_message_id=reply_id, first_through_message_id=reply_id,
+        conversation_id=conversation_id,
+    )
+    pass_publish_on_commit(memory_pass.pk)
+    return memory_pass
 
 
 def pass_queue_after_merge(*, owner: Owner, merge: MemoryMerge) -> MemoryPass | None:

@@ -166,9 +166,10 @@ class _PassRun:
         # A merge's compaction has no turns and starts above the target, not the cap.
         compact_above = (settings.WHIZI_MEMORY_TARGET_TOKENS
                          if self.memory_pass.trigger == MemoryPass.Trigger.MERGE else None)
+        # The reader already chose the turns: 6, or more when later turns joined the pass.
         result = pass_compute(existing=self.state.lines, turns=self.turns,
                               source=pass_source(self.memory_pass), model=settings.WHIZI_MEMORY_MODEL,
-                              compact_above=compact_above)
+                              compact_above=compact_above, max_turns=len(self.turns))
         self.meter.add(result)
         return result
 

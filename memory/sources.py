@@ -13,13 +13,15 @@ from datetime import datetime
 from memory.models import MemoryPass
 from memory.prompts import Turn
 
-# reader(id, cleared_at) -> turns. "chat": the id is the reply the pass runs through
-# (the reader returns the last WHIZI_MEMORY_PASS_TURNS up to it); "voice": a session.
-TurnReader = Callable[[int, datetime | None], list[Turn]]
-_readers: dict[str, TurnReader] = {}
+# "chat": reader(through, cleared_at, first) -> the last WHIZI_MEMORY_PASS_TURNS turns up
+# to reply `first` and every turn after it up to reply `through` (the turns that joined
+# the pass while it waited, memory.passes). "voice": reader(session, cleared_at).
+ChatTurnReader = Callable[[int, datetime | None, int], list[Turn]]
+VoiceTurnReader = Callable[[int, datetime | None], list[Turn]]
+_readers: dict[str, ChatTurnReader | VoiceTurnReader] = {}
 
 
-def turn_reader_register(source: str, reader: TurnReader) -> None:
+def turn_reader_register(source: str, reader: ChatTurnReader | VoiceTurnReader) -> None:
     _readers[source] = reader
 
 
@@ -32,5 +34,6 @@ def pass_turns(memory_pass: MemoryPass, *, cleared_at: datetime | None) -> list[
     if memory_pass.voice_session_id is not None:
         return _readers["voice"](memory_pass.voice_session_id, cleared_at)
     if memory_pass.through_message_id is not None:
-        return _readers["chat"](memory_pass.through_message_id, cleared_at)
+        first = memory_pass.first_through_message_id or memory_pass.through_message_id
+        return _readers["chat"](memory_pass.through_message_id, cleared_at, first)
     return []

@@ -37,12 +37,13 @@ def cap_turns(turns: Sequence[Turn], *, max_tokens: int) -> list[Turn]:
     return kept
 
 
-def pass_window(turns: Sequence[Turn], *, source: str) -> list[Turn]:
-    """What a pass reads: the last WHIZI_MEMORY_PASS_TURNS chat turns, or a whole
-    voice transcript, either capped to its most recent transcript-cap tokens."""
+def pass_window(turns: Sequence[Turn], *, source: str, max_turns: int | None = None) -> list[Turn]:
+    """What a pass reads: the last `max_turns` chat turns (WHIZI_MEMORY_PASS_TURNS unless
+    later turns joined the pass), or a whole voice transcript, either capped to its most
+    recent transcript-cap tokens."""
     turns = [turn for turn in turns if turn.content and turn.content.strip()]
     if source == "chat":
-        turns = turns[-settings.WHIZI_MEMORY_PASS_TURNS:]
+        turns = turns[-(max_turns or settings.WHIZI_MEMORY_PASS_TURNS):]
     return cap_turns(turns, max_tokens=settings.WHIZI_MEMORY_TRANSCRIPT_MAX_TOKENS)
 
 

@@ -21,14 +21,28 @@ if ! redis_up; then
   fi
 fi
 
+# The worker's pool: prefork (processes, the default), or threads when passes mostly
+# wait on a hosted memory model. Concurrency is processes or threads: passes run at once.
+# (Not gevent: with litellm's HTTP path, Django refuses the passes' database calls.)
+POOL=${WHIZI_WORKER_POOL:-prefork}
+CONCURRENCY=${WHIZI_WORKER_CONCURRENCY:-2}
+case "$POOL" in
+  prefork|threads) ;;
+  *) echo "WHIZI_WORKER_POOL must be prefork or threads (got '$POOL')" >&2; exit 2 ;;
+esac
+if ! [[ "$CONCURRENCY" =~ ^[1-9][0-9]*$ ]]; then
+  echo "WHIZI_WORKER_CONCURRENCY must be a whole number from 1 (got '$CONCURRENCY')" >&2
+  exit 2
+fi
+
 pids=()
 cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
 trap cleanup EXIT INT TERM
 
-"$PY" -m celery -A whizi worker --loglevel=INFO --concurrency=2 --beat \
+"$PY" -m celery -A whizi worker --loglevel=INFO --pool="$POOL" --concurrency="$CONCURRENCY" --beat \
   --schedule var/celerybeat-schedule >var/worker.log 2>&1 &
 pids+=($!)
-echo "Celery worker started (log: var/worker.log)"
+echo "Celery worker started: $POOL pool, concurrency $CONCURRENCY (log: var/worker.log)"
 echo "Whizi: http://$HOST:$PORT/"
 "$PY" -m uvicorn whizi.asgi:application --host "$HOST" --port "$PORT" &
 pids+=($!)

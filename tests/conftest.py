@@ -52,13 +52,14 @@ def server_env(**overrides: str) -> dict[str, str]:
     return env_on_database(settings.DATABASES["default"]["NAME"], **overrides)
 
 
-def suite_worker_start(django_db_blocker, **overrides: str) -> Process:
+def suite_worker_start(django_db_blocker, *, pool: str = "prefork", concurrency: int = 2,
+                       **overrides: str) -> Process:
     """A real `celery worker` on the real broker and the test database, with the scripted
     memory model, ready once a ping made the round trip. It stops cold (SIGQUIT), and
     each pytest-xdist worker appends to a log of its own."""
     log = ARTIFACTS / f"worker-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}.log"
     worker = worker_start(env=server_env(**{"WHIZI_MEMORY_MODEL": "scripted/memory", **overrides}),
-                          log=log, cold_stop=True)
+                          log=log, pool=pool, concurrency=concurrency, cold_stop=True)
     with django_db_blocker.unblock():
         worker_wait_ping(worker)
     return worker

@@ -389,6 +389,7 @@ _REPEATED_CJK = re.compile(r"([\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]{1,4})\s*
 _PAUSE = re.compile(r"\s*(?:…+|\.{3,}|—+|–)\s*")
 
 
+# Filled without a lock: two worker threads racing on a pattern only compile it twice.
 _CACHE: dict[tuple[str, str], re.Pattern[str]] = {}
 
 

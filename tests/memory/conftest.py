@@ -69,7 +69,7 @@ def queue_after_reply(user_message: Message, reply: Message) -> MemoryPass | Non
     conversation = reply.conversation
     return pass_queue_after_reply(
         owner=Owner.of(conversation), user_text=user_message.content, reply_id=reply.pk,
-        turns_after=conversation.messages.filter(id__lte=reply.pk).count(),
+        turns_after=conversation.messages.filter(id__lte=reply.pk).count(), conversation_id=conversation.pk,
     )
 
 
