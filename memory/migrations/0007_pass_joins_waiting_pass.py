@@ -8,7 +8,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('accounts', '0004_per_owner_base'),
-        ('memory', '0005_pass_changes'),
+        ('memory', '0006_pass_cost'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
