@@ -16,7 +16,7 @@ from django.core.cache import cache
 from memory.compute import pass_compute
 from memory.models import MemoryPass
 from memory.prompts import Turn
-from memory.run import FAILED_COUNTER_KEY, pass_run
+from memory.run import FAILED_COUNTER_KEY, MAX_ATTEMPTS, PassRetry, pass_run, retry_countdown
 
 from .conftest import chat, queue_pass, save_memory, saved_lines, voice
 
@@ -130,3 +130,30 @@ def test_a_failed_pass_is_logged_as_a_warning_with_its_class_and_counted(provide
     assert any(record.levelno == logging.WARNING and "answer:unparseable" in record.getMessage()
                for record in caplog.records)
     assert int(cache.get(key) or 0) == before + 1
+
+
+def test_a_rate_limited_pass_waits_as_long_as_the_provider_asks(provider, settings, user):
+    settings.WHIZI_MEMORY_RETRY_BASE_SECONDS, settings.WHIZI_MEMORY_RETRY_MAX_SECONDS = 30, 600
+    provider.rate_limit(MODEL, retry_after=90)
+    memory_pass = queue_pass(user, through=chat(user, "I live in Leeds.", "Nice!", "Remember that."))
+    with pytest.raises(PassRetry) as retry:
+        pass_run(pass_id=memory_pass.pk)
+    assert retry.value.retry_after == 90
+    assert retry_countdown(0, retry.value.retry_after) >= 90  # not the 30 s backoff
+
+
+@pytest.mark.parametrize(("failure", "kind"), [("bad_key", "auth"), ("model_not_found", "not_found"),
+                                               ("quota_exceeded", "quota")])
+def test_a_configuration_error_fails_the_pass_at_once_with_its_class(provider, user, failure, kind):
+    getattr(provider, failure)(MODEL)
+    memory_pass = queue_pass(user, through=chat(user, "I live in Leeds.", "Nice!", "Remember that."))
+    report = pass_run(pass_id=memory_pass.pk)  # no PassRetry: asking again cannot help
+    memory_pass.refresh_from_db()
+    assert (report.outcome, memory_pass.attempts) == (Outcome.FAILED, 1)
+    assert memory_pass.error == f"model:{kind}"
+
+
+def test_backoff_outlasts_a_ten_minute_outage(settings):
+    settings.WHIZI_MEMORY_RETRY_BASE_SECONDS, settings.WHIZI_MEMORY_RETRY_MAX_SECONDS = 30, 600
+    waits = [retry_countdown(n) for n in range(MAX_ATTEMPTS - 1)]
+    assert sum(waits) > 600 and max(waits) <= 600 * 1.25
