@@ -24,6 +24,7 @@ from django.db import connection, connections
 from psycopg_pool import PoolTimeout
 
 from accounts.models import Guest
+from chat.models import Message
 from memory.models import MemoryPass
 
 from .conftest import redis_db
@@ -126,7 +127,11 @@ def test_with_redis_down_chat_answers_and_the_outage_is_logged_once(user, settin
             statuses.append(response.status_code)
 
     assert statuses == [200, 200, 200]
-    assert MemoryPass.objects.filter(user=user, status=MemoryPass.Status.QUEUED).count() == 3  # for the sweep
+    # The three requests share the conversation's one waiting pass, which the sweep
+    # publishes later and which reads every turn through the last reply.
+    waiting = MemoryPass.objects.get(user=user, status=MemoryPass.Status.QUEUED)
+    last_reply = Message.objects.filter(conversation_id=started.json()["id"], role="assistant").latest("id")
+    assert waiting.through_message_id == last_reply.id
     problems = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert not [r for r in problems if r.exc_info], "no traceback per message"
     broker = [r.getMessage() for r in problems if r.getMessage().startswith("broker unavailable")]
