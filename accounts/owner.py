@@ -1,7 +1,11 @@
 """The memory owner of a request: the signed-in user, or else the visitor's guest identity.
 
-Every app asks `owner_for_request()` rather than looking at `request.user` itself,
-so guests and accounts go through the same code.
+Every app asks here rather than looking at `request.user` itself, so guests and accounts
+go through the same code. Reading asks `owner_for_read()`, which never writes a row: a
+visitor who has done nothing worth keeping has no guest and sees empty lists. Only a
+request that must be kept (a message, a new conversation or project, a saved preference,
+a voice session) asks `owner_for_write()`, which creates the guest and its session on
+first use. So page views, refused requests and 404s from cookieless clients write nothing.
 """
 
 from __future__ import annotations
@@ -9,7 +13,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
 from django.utils import timezone
 
 from accounts.models import Guest
@@ -61,26 +65,51 @@ def guest_id_in_session(request: HttpRequest) -> uuid.UUID | None:
         return None
 
 
-def _guest_for_session(request: HttpRequest) -> Guest:
+def _guest_seen(request: HttpRequest) -> uuid.UUID | None:
+    """The session's guest, if it still exists; its last visit is noted, so a guest who
+    only reads is not swept as abandoned."""
     guest_id = guest_id_in_session(request)
-    if guest_id is not None:
-        updated = Guest.objects.filter(pk=guest_id).update(last_seen_at=timezone.now())
-        if updated:
-            return Guest(pk=guest_id)
-    # First use, or the guest was removed (abandoned-guest cleanup): start a new one.
-    guest = Guest.objects.create()
-    request.session[GUEST_SESSION_KEY] = str(guest.pk)
-    return guest
+    if guest_id is None:
+        return None
+    if Guest.objects.filter(pk=guest_id).update(last_seen_at=timezone.now()):
+        return guest_id
+    # The guest was removed (abandoned-guest cleanup): forget it, so a first write starts anew.
+    request.session.pop(GUEST_SESSION_KEY, None)
+    return None
 
 
-def owner_for_request(request: HttpRequest) -> Owner:
-    """The request's memory owner, creating the guest identity on first use."""
+def owner_for_read(request: HttpRequest) -> Owner | None:
+    """The request's owner, or None for a visitor with no guest yet. Writes no row."""
     cached = getattr(request, "_whizi_owner", None)
     if cached is not None:
         return cached
     if request.user.is_authenticated:
         owner = Owner(user_id=request.user.pk)
     else:
-        owner = Owner(guest_id=_guest_for_session(request).pk)
+        guest_id = _guest_seen(request)
+        if guest_id is None:
+            return None
+        owner = Owner(guest_id=guest_id)
     request._whizi_owner = owner
+    return owner
+
+
+def owner_for_lookup(request: HttpRequest) -> Owner:
+    """The owner of a request that names something of theirs (a conversation, a voice
+    session): a visitor with no guest yet owns nothing, so it is a 404 and no guest is made."""
+    owner = owner_for_read(request)
+    if owner is None:
+        raise Http404
+    return owner
+
+
+def owner_for_write(request: HttpRequest) -> Owner:
+    """The request's owner, creating the visitor's guest (and so its session) on first use.
+    Call it only once the request is known to be kept: checked, allowed, not a 404."""
+    owner = owner_for_read(request)
+    if owner is None:
+        guest = Guest.objects.create()
+        request.session[GUEST_SESSION_KEY] = str(guest.pk)
+        owner = Owner(guest_id=guest.pk)
+        request._whizi_owner = owner
     return owner

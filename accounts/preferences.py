@@ -42,9 +42,11 @@ def _known(*, language: str, chat_model: str) -> Preferences:
     )
 
 
-def preference_read(*, owner: Owner) -> Preferences:
-    """The owner's saved preferences (blank when nothing is saved)."""
-    row = Preference.objects.filter(**owner.lookup).values_list("language", "chat_model").first()
+def preference_read(*, owner: Owner | None) -> Preferences:
+    """The owner's saved preferences (blank when nothing is saved, or there is no owner yet)."""
+    row = None
+    if owner is not None:
+        row = Preference.objects.filter(**owner.lookup).values_list("language", "chat_model").first()
     if row is None:
         return Preferences(language="", chat_model="")
     return _known(language=row[0], chat_model=row[1])

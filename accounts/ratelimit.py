@@ -16,14 +16,14 @@ from dataclasses import dataclass
 
 import redis
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
-from accounts.owner import owner_for_request
+from accounts.owner import owner_for_read
 from whizi.db import db_step
 from whizi.degraded import degraded_note
-from whizi.http import json_error
 from whizi.redis import redis_client
+from whizi.views import error_response
 
 WINDOW_SECONDS = 60
 
@@ -56,20 +56,27 @@ def over_limit(*, scope: str, owner_key: str, ip: str, limit: Limit, fail_open: 
     return owner_count > limit.per_owner or ip_count > limit.per_ip
 
 
-def too_many_requests() -> JsonResponse:
-    return json_error(429, _("Too many requests"),
-                      _("You're going a little fast. Please wait a moment and try again."),
-                      headers={"Retry-After": str(WINDOW_SECONDS)})
+def too_many_requests(request: HttpRequest) -> HttpResponse:
+    """429 in the form the asker can show: JSON to the API and the page's fetch calls,
+    the product's error page to a plain form post, a fragment to htmx."""
+    response = error_response(request, status=429, title=_("Too many requests"),
+                              message=_("You're going a little fast. Please wait a moment and try again."))
+    response["Retry-After"] = str(WINDOW_SECONDS)
+    return response
 
 
 def _refusal(request: HttpRequest, name: str | None, fail_open: bool) -> HttpResponse | None:
     if not (settings.WHIZI_RATE_LIMITS_ENABLED and name):
         return None
     limit = Limit(*settings.WHIZI_RATE_LIMITS[name])
-    owner = owner_for_request(request)
-    if over_limit(scope=name, owner_key=owner.key, ip=client_ip(request), limit=limit,
+    # Counted before the view runs, so a refused request has written no row: a visitor
+    # with no guest yet is counted by address alone.
+    owner = owner_for_read(request)
+    ip = client_ip(request)
+    owner_key = owner.key if owner is not None else f"anonymous:{ip}"
+    if over_limit(scope=name, owner_key=owner_key, ip=ip, limit=limit,
                   fail_open=fail_open):
-        return too_many_requests()
+        return too_many_requests(request)
     return None
 
 

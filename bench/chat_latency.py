@@ -66,6 +66,10 @@ class Side:
         self.name = name
         self.client = Client()
         self.client.get("/")
+        # A guest is made by its first kept request; starting a conversation is one.
+        token = self.client.cookies["csrftoken"].value
+        self.client.post("/api/conversations/", data="{}", content_type="application/json",
+                         headers={"X-CSRFToken": token})
         self.owner = Owner(guest_id=self.client.session[GUEST_SESSION_KEY])
         if lines:
             Memory.objects.create(**self.owner.lookup, lines=lines, tokens=count_list_tokens(lines),

@@ -15,19 +15,17 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from accounts.owner import Owner, owner_for_request
+from accounts.owner import Owner, owner_for_lookup, owner_for_write
 from accounts.ratelimit import rate_limited
 from chat.conversations import conversation_for_owner, conversation_start
 from chat.errors import ChatInputError, ChatModelFailed, ChatNotAllowed, model_failure_text
 from chat.exchange import Exchange, chat_exchange_open, chat_reply_async
 from chat.limits import MAX_MESSAGE_CHARS
+from chat.model_choice import chat_model_choose
 from chat.models import VoiceSession
 from chat.voice import voice_instructions, voice_session_end, voice_session_open, voice_turn_add
 from whizi.db import db_step
 from whizi.http import ApiError, api_view, json_body
-
-# Largest JSON body taken: a message at its cap, in UTF-8, with room for the framing.
-MAX_BODY_BYTES = MAX_MESSAGE_CHARS * 4 + 4_096
 
 
 def _refusal(exc: Exception) -> ApiError:
@@ -73,7 +71,8 @@ def chat_api(*methods: str) -> Callable:
 
 
 def _body(request: HttpRequest, *, required: bool) -> dict[str, object]:
-    return json_body(request, required=required, max_bytes=MAX_BODY_BYTES)
+    # The largest text any chat body carries is a message at its cap.
+    return json_body(request, required=required, max_chars=MAX_MESSAGE_CHARS)
 
 
 def _optional_str(data: dict[str, object], key: str) -> str | None:
@@ -93,7 +92,9 @@ def _get_voice_session_for_owner(owner: Owner, session_id: int) -> VoiceSession:
 @chat_api("POST")
 def conversations(request: HttpRequest) -> HttpResponse:
     data = _body(request, required=False)
-    chat = conversation_start(owner=owner_for_request(request), model=_optional_str(data, "model"))
+    model = _optional_str(data, "model")
+    chat_model_choose(requested=model)  # an unknown model is refused before a guest is made
+    chat = conversation_start(owner=owner_for_write(request), model=model)
     return JsonResponse({"id": chat.pk, "model": chat.model}, status=201)
 
 
@@ -106,7 +107,7 @@ async def messages(request: HttpRequest, conversation_id: int) -> HttpResponse:
     data = _body(request, required=True)
 
     def begin() -> Exchange:
-        chat = conversation_for_owner(owner=owner_for_request(request), conversation_id=conversation_id)
+        chat = conversation_for_owner(owner=owner_for_lookup(request), conversation_id=conversation_id)
         return chat_exchange_open(conversation=chat, content=data.get("content"),
                                   model=_optional_str(data, "model"))
 
@@ -121,7 +122,7 @@ async def voice_sessions(request: HttpRequest) -> HttpResponse:
     """Start a voice session; its instructions carry the saved list when the read is in time
     (awaited, so no thread waits on it)."""
     _body(request, required=False)
-    session, memory = await db_step(lambda: voice_session_open(owner=owner_for_request(request)))
+    session, memory = await db_step(lambda: voice_session_open(owner=owner_for_write(request)))
     instructions = voice_instructions(snapshot=await memory.asnapshot())
     return JsonResponse({"id": session.pk, "instructions": instructions}, status=201)
 
@@ -130,7 +131,7 @@ async def voice_sessions(request: HttpRequest) -> HttpResponse:
 @chat_api("POST")
 def voice_transcript(request: HttpRequest, session_id: int) -> HttpResponse:
     data = _body(request, required=True)
-    session = _get_voice_session_for_owner(owner_for_request(request), session_id)
+    session = _get_voice_session_for_owner(owner_for_lookup(request), session_id)
     voice_turn_add(session=session, role=data.get("role"), text=data.get("text"))
     return HttpResponse(status=204)
 
@@ -139,6 +140,6 @@ def voice_transcript(request: HttpRequest, session_id: int) -> HttpResponse:
 @chat_api("POST")
 def voice_end(request: HttpRequest, session_id: int) -> HttpResponse:
     _body(request, required=False)
-    session = _get_voice_session_for_owner(owner_for_request(request), session_id)
+    session = _get_voice_session_for_owner(owner_for_lookup(request), session_id)
     voice_session_end(session=session)
     return HttpResponse(status=202)

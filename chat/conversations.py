@@ -23,7 +23,8 @@ def conversation_for_owner(*, owner: Owner, conversation_id: object) -> Conversa
     return get_object_or_404(Conversation.objects.for_owner(owner).select_related("project"), pk=pk)
 
 
-def project_create(*, owner: Owner, name: str, instructions: str) -> Project:
+def project_fields_check(*, name: str, instructions: str) -> dict[str, str]:
+    """A project's name and instructions, cleaned. Raises ChatInputError."""
     name = storable_text(name or "").strip()
     instructions = storable_text(instructions or "").strip()
     if not name:
@@ -39,7 +40,12 @@ def project_create(*, owner: Owner, name: str, instructions: str) -> Project:
             % {"count": MAX_PROJECT_INSTRUCTIONS_CHARS},
             field="instructions",
         )
-    return Project.objects.create(**owner.lookup, name=name, instructions=instructions)
+    return {"name": name, "instructions": instructions}
+
+
+def project_create(*, owner: Owner, name: str, instructions: str) -> Project:
+    fields = project_fields_check(name=name, instructions=instructions)
+    return Project.objects.create(**owner.lookup, **fields)
 
 
 def conversation_start(*, owner: Owner, model: str | None = None,

@@ -16,14 +16,20 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
-from accounts.owner import Owner, owner_for_request
+from accounts.owner import Owner, owner_for_lookup, owner_for_read, owner_for_write
 from accounts.preferences import chat_models
 from accounts.ratelimit import rate_limited
-from chat.conversations import conversation_for_owner, conversation_start, project_create
+from chat.conversations import (
+    conversation_for_owner,
+    conversation_start,
+    project_create,
+    project_fields_check,
+)
 from chat.errors import ChatInputError, ChatModelFailed, model_failure_text
 from chat.exchange import (
     Exchange,
@@ -48,9 +54,11 @@ log = logging.getLogger(__name__)
 LIST_LIMIT = 50
 
 
-def _get_project_for_owner(owner: Owner, project_id: object) -> Project | None:
+def _get_project_for_owner(owner: Owner | None, project_id: object) -> Project | None:
     if project_id in (None, ""):
         return None
+    if owner is None:
+        raise Http404
     try:
         pk = int(str(project_id))
     except ValueError:
@@ -58,7 +66,9 @@ def _get_project_for_owner(owner: Owner, project_id: object) -> Project | None:
     return get_object_or_404(Project.objects.for_owner(owner), pk=pk)
 
 
-def _listed_conversations(owner: Owner):
+def _listed_conversations(owner: Owner | None):
+    if owner is None:
+        return Conversation.objects.none()
     # Conversations with at least one message: a chat started and never used is not listed.
     return (
         Conversation.objects.for_owner(owner).filter(messages__isnull=False).distinct()
@@ -66,7 +76,7 @@ def _listed_conversations(owner: Owner):
     )
 
 
-def _page_context(request: HttpRequest, owner: Owner, *, conversation: Conversation | None = None,
+def _page_context(request: HttpRequest, owner: Owner | None, *, conversation: Conversation | None = None,
                   project: Project | None = None, **extra: object) -> dict[str, object]:
     messages: list[Message] = []
     if conversation is not None:
@@ -86,7 +96,7 @@ def _page_context(request: HttpRequest, owner: Owner, *, conversation: Conversat
         "conversation": conversation,
         "chat_messages": messages,
         "failed_message": failed_message,
-        "projects": Project.objects.for_owner(owner),
+        "projects": Project.objects.for_owner(owner) if owner is not None else Project.objects.none(),
         "project": project,
         "models": [(name, model_display_name(name)) for name in chat_models()],
         "model": chat_model_choose(requested=None, current=current_model, owner=owner),
@@ -96,68 +106,72 @@ def _page_context(request: HttpRequest, owner: Owner, *, conversation: Conversat
     return context
 
 
+@never_cache
 @ensure_csrf_cookie
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    owner = owner_for_request(request)
+    owner = owner_for_read(request)
     project = _get_project_for_owner(owner, request.GET.get("project"))
     return render(request, "chat/home.html", _page_context(request, owner, project=project))
 
 
+@never_cache
 @ensure_csrf_cookie
 @require_GET
 def conversation(request: HttpRequest, conversation_id: int) -> HttpResponse:
-    owner = owner_for_request(request)
+    owner = owner_for_lookup(request)
     chat = conversation_for_owner(owner=owner, conversation_id=conversation_id)
     return render(request, "chat/home.html", _page_context(request, owner, conversation=chat))
 
 
+@never_cache
 @require_POST
 @rate_limited("conversation_create", fail_open=True)
 def project_new(request: HttpRequest) -> HttpResponse:
-    owner = owner_for_request(request)
     try:
-        project = project_create(
-            owner=owner, name=request.POST.get("name", ""),
-            instructions=request.POST.get("instructions", ""),
-        )
+        fields = project_fields_check(name=request.POST.get("name", ""),
+                                      instructions=request.POST.get("instructions", ""))
+        project = project_create(owner=owner_for_write(request), **fields)
     except ChatInputError as exc:
-        context = _page_context(request, owner, project_error=exc.message,
+        context = _page_context(request, owner_for_read(request), project_error=exc.message,
                                 project_form=request.POST, show_project_form=True)
         return render(request, "chat/home.html", context, status=400)
     return redirect(f"{reverse('chat:home')}?project={project.pk}", permanent=False)
 
 
-def _conversation_for_send(request: HttpRequest, owner: Owner) -> tuple[Conversation, bool]:
+def _conversation_for_send(request: HttpRequest) -> Conversation:
     """The conversation a message goes to, started here when it is the first message.
 
-    The input is checked first, so a refused message never leaves an empty conversation.
+    The input is checked first, so a refused message never leaves an empty conversation
+    (nor, for a first visit, a guest).
     """
     message_content_check(request.POST.get("content"))
     model = request.POST.get("model") or None
     if request.POST.get("conversation"):
-        chat = conversation_for_owner(owner=owner, conversation_id=request.POST["conversation"])
-        return chat, False
-    chat_model_choose(requested=model, owner=owner)
-    project = _get_project_for_owner(owner, request.POST.get("project"))
-    return conversation_start(owner=owner, model=model, project=project), True
+        return conversation_for_owner(owner=owner_for_lookup(request),
+                                      conversation_id=request.POST["conversation"])
+    chat_model_choose(requested=model, owner=owner_for_read(request))
+    project = _get_project_for_owner(owner_for_read(request), request.POST.get("project"))
+    owner = owner_for_write(request)
+    return conversation_start(owner=owner, model=model, project=project)
 
 
+@never_cache
 @require_POST
 # Chat fails open: Redis being down must not take chat down with it.
 @rate_limited("chat_message", fail_open=True)
 def send(request: HttpRequest) -> HttpResponse:
     """Send a message and wait for the whole reply: the page without JavaScript."""
-    owner = owner_for_request(request)
     content = request.POST.get("content", "")
     try:
-        chat, _started = _conversation_for_send(request, owner)
-        reply = chat_reply(conversation=chat, content=content,
-                                    model=request.POST.get("model") or None)
+        chat = _conversation_for_send(request)
+        reply = chat_reply(conversation=chat, content=content, model=request.POST.get("model") or None)
     except ChatInputError as exc:
+        owner = owner_for_read(request)
         chat = None
         if request.POST.get("conversation"):
-            chat = conversation_for_owner(owner=owner, conversation_id=request.POST["conversation"])
+            chat = conversation_for_owner(owner=owner_for_lookup(request),
+                                          conversation_id=request.POST["conversation"])
         project = None if chat else _get_project_for_owner(owner, request.POST.get("project"))
         context = _page_context(request, owner, conversation=chat, project=project,
                                 send_error={"title": _("Message not sent"), "message": exc.message},
@@ -166,7 +180,7 @@ def send(request: HttpRequest) -> HttpResponse:
     except ChatModelFailed as exc:
         failure = model_failure_text(kind=exc.kind, retryable=exc.retryable, retry_after=exc.retry_after)
         chat = exc.user_message.conversation
-        context = _page_context(request, owner, conversation=chat, send_error=failure.__dict__,
+        context = _page_context(request, Owner.of(chat), conversation=chat, send_error=failure.__dict__,
                                 retry_content=exc.user_message.content)
         response = already_logged(render(request, "chat/home.html", context, status=failure.status))
         if failure.retry_after:
@@ -182,9 +196,8 @@ def _sse(event: str, data: object) -> bytes:
 
 def _begin_stream(request: HttpRequest) -> Exchange | JsonResponse:
     """The first database step of send_stream: who, where, check, save, assemble."""
-    owner = owner_for_request(request)
     try:
-        chat, _started = _conversation_for_send(request, owner)
+        chat = _conversation_for_send(request)
         return chat_exchange_open(conversation=chat, content=request.POST.get("content"),
                                   model=request.POST.get("model") or None)
     except ChatInputError as exc:
@@ -256,12 +269,14 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
         yield _sse("done", done)
 
     response = StreamingHttpResponse(events(), content_type="text/event-stream; charset=utf-8")
-    # Proxies must pass each event on as it comes rather than buffer the reply.
-    response["Cache-Control"] = "no-cache"
+    # The reply is conversation content (never kept by a browser or proxy), and proxies
+    # must pass each event on as it comes rather than buffer it.
+    response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"
     return response
 
 
+@never_cache
 @require_GET
 def memory_mark(request: HttpRequest, conversation_id: int, message_id: int) -> HttpResponse:
     """The "Memory updated" mark of one reply, polled by the page while its pass runs.
@@ -269,8 +284,7 @@ def memory_mark(request: HttpRequest, conversation_id: int, message_id: int) -> 
     Polling stops (HTTP 286) once the pass is done: with the mark when it changed the
     list, with nothing when it did not.
     """
-    owner = owner_for_request(request)
-    chat = conversation_for_owner(owner=owner, conversation_id=conversation_id)
+    chat = conversation_for_owner(owner=owner_for_lookup(request), conversation_id=conversation_id)
     message = get_object_or_404(chat.messages, pk=message_id, role=Message.Role.ASSISTANT)
     message.memory_mark = pass_marks(reply_ids=[message.pk]).get(message.pk)
     html = render_to_string("chat/home.html#memory-mark", {"conversation": chat, "message": message},

@@ -1,10 +1,12 @@
-"""Abandoned guests: once a guest's session has expired nobody can reach it again."""
+"""Abandoned guests and expired sessions: once a session has expired nobody can reach it,
+nor the guest it named, again."""
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
+from importlib import import_module
 
 from django.conf import settings
 from django.db import transaction
@@ -26,10 +28,22 @@ class GuestCleanup:
     guests: int
     removed: dict[str, int]
     cache_entries: int | None
+    sessions: int | None  # None: the session store expires its entries itself
+
+
+def sessions_expired_purge() -> int | None:
+    """Delete expired sessions from a database session store; Django never does it by itself."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    if not hasattr(store, "get_model_class"):
+        store.clear_expired()  # cache and cookie stores expire on their own
+        return None
+    deleted, _ = store.get_model_class().objects.filter(expire_date__lt=timezone.now()).delete()
+    return deleted
 
 
 def guests_cleanup(*, batch_size: int = GUEST_SWEEP_BATCH) -> GuestCleanup:
-    """Delete guests not seen for longer than a session lives, with all they own.
+    """Delete guests not seen for longer than a session lives, with all they own, and
+    the expired sessions.
 
     A guest's id lives only in its session, so once SESSION_COOKIE_AGE has passed
     since the guest was last seen, nobody can reach it again. Rows are claimed with
@@ -60,6 +74,7 @@ def guests_cleanup(*, batch_size: int = GUEST_SWEEP_BATCH) -> GuestCleanup:
         cache_entries: int | None = owner_cache_delete(owners=swept)
     except OwnerCacheUnavailable:
         cache_entries = None
-    if total:
-        log.info("abandoned guests removed: %s", total)
-    return GuestCleanup(guests=total, removed=removed, cache_entries=cache_entries)
+    sessions = sessions_expired_purge()
+    if total or sessions:
+        log.info("abandoned guests removed: %s; expired sessions removed: %s", total, sessions)
+    return GuestCleanup(guests=total, removed=removed, cache_entries=cache_entries, sessions=sessions)

@@ -12,17 +12,18 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget
 
-from accounts.owner import Owner, owner_for_request
+from accounts.owner import Owner, owner_for_read
 from accounts.ratelimit import rate_limited
 from memory import texts
-from memory.store import MemoryClearFailed, MemoryUnavailable, memory_clear, memory_read
+from memory.store import EMPTY, MemoryClearFailed, MemoryUnavailable, memory_clear, memory_read
 from whizi.http import api_view, json_error
 
 
-def memory_block_context(*, owner: Owner, expanded: bool) -> dict[str, object]:
-    """What the memory block shows: the saved list (open or closed), or that it can't be read."""
+def memory_block_context(*, owner: Owner | None, expanded: bool) -> dict[str, object]:
+    """What the memory block shows: the saved list (open or closed), or that it can't be read.
+    A visitor with no guest yet (owner None) has nothing saved."""
     try:
-        snapshot = memory_read(owner=owner)
+        snapshot = memory_read(owner=owner) if owner is not None else EMPTY
     except MemoryUnavailable:
         return {"memory": None, "memory_unavailable": True, "memory_expanded": False}
     return {
@@ -45,7 +46,7 @@ def memory_panel(request: HttpRequest) -> HttpResponse:
     expanded = request.GET.get("memory") == "open"
     if not request.htmx:
         return redirect(_settings_url(expanded=expanded))
-    owner = owner_for_request(request)
+    owner = owner_for_read(request)
     return render(request, "memory/panel.html", memory_block_context(owner=owner, expanded=expanded))
 
 
@@ -64,9 +65,10 @@ def memory_clear_page(request: HttpRequest) -> HttpResponse:
     """
     if request.method == "GET":
         return render(request, "memory/confirm.html")
-    owner = owner_for_request(request)
+    owner = owner_for_read(request)
     try:
-        memory_clear(owner=owner)
+        if owner is not None:  # a visitor with no guest has nothing to clear
+            memory_clear(owner=owner)
     except MemoryClearFailed:
         if request.htmx:
             response = render(request, "memory/list.html#clear-error", {"clear_failed": True}, status=503)
@@ -82,15 +84,16 @@ def memory_clear_page(request: HttpRequest) -> HttpResponse:
 @rate_limited({"GET": "memory_read", "DELETE": "memory_clear"}, fail_open=True)
 def memory_api(request: HttpRequest) -> JsonResponse:
     """GET the saved facts, or DELETE them all. Titles and messages in the request's language."""
-    owner = owner_for_request(request)
+    owner = owner_for_read(request)
     if request.method == "DELETE":
         try:
-            memory_clear(owner=owner)
+            if owner is not None:  # a visitor with no guest has nothing to clear
+                memory_clear(owner=owner)
         except MemoryClearFailed:
             return json_error(503, texts.CLEAR_FAILED_TITLE, texts.CLEAR_FAILED)
         return JsonResponse({"title": str(texts.CLEARED_TITLE), "message": str(texts.CLEARED_MESSAGE)})
     try:
-        snapshot = memory_read(owner=owner)
+        snapshot = memory_read(owner=owner) if owner is not None else EMPTY
     except MemoryUnavailable:
         return json_error(503, texts.READ_FAILED_TITLE, texts.READ_FAILED)
     return JsonResponse(

@@ -182,3 +182,20 @@ def user(db):
 def user_client(client, user):
     client.force_login(user)
     return client
+
+
+def guest_start(client):
+    """Give this browser its guest, as its first kept request (a message, a saved
+    preference) would; reading pages alone never makes one (tests/accounts/test_owner.py)."""
+    from django.conf import settings
+
+    from accounts.models import Guest
+    from accounts.owner import GUEST_SESSION_KEY, Owner
+
+    guest = Guest.objects.create()
+    session = client.session
+    session[GUEST_SESSION_KEY] = str(guest.pk)
+    session.save()
+    # Saving may start a new session (after a logout the cookie is empty): point the cookie at it.
+    client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
+    return Owner(guest_id=guest.pk)

@@ -16,6 +16,7 @@ from typing import Any
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, RawPostDataException
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 
 
@@ -70,7 +71,8 @@ def not_found() -> JsonResponse:
 
 def api_view(*methods: str) -> Callable:
     """JSON for every refusal of a sync or async view: wrong method, ApiError, Http404.
-    Sets the csrftoken cookie, which the app reads before its first unsafe request."""
+    Sets the csrftoken cookie, which the app reads before its first unsafe request, and
+    `Cache-Control: no-store`: API answers carry conversation and memory content."""
 
     def decorator(view: Callable[..., Any]) -> Callable[..., Any]:
         if asyncio.iscoroutinefunction(view):
@@ -86,7 +88,7 @@ def api_view(*methods: str) -> Callable:
                 except Http404:
                     return not_found()
 
-            return ensure_csrf_cookie(async_wrapper)
+            return never_cache(ensure_csrf_cookie(async_wrapper))
 
         @functools.wraps(view)
         def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
@@ -99,7 +101,7 @@ def api_view(*methods: str) -> Callable:
             except Http404:
                 return not_found()
 
-        return ensure_csrf_cookie(wrapper)
+        return never_cache(ensure_csrf_cookie(wrapper))
 
     return decorator
 
@@ -113,9 +115,34 @@ def _too_large() -> ApiError:
     return ApiError(413, _("Request too large"), _("The request body is too large."))
 
 
-def json_body(request: HttpRequest, *, required: bool, max_bytes: int) -> dict[str, object]:
+# How deep a request body may nest: the API's bodies are one flat object, and a body of
+# a thousand "[" must be a 400 rather than a RecursionError deep in the JSON decoder.
+MAX_JSON_DEPTH = 8
+# The bytes one character can take in a JSON body: an emoji escaped as a surrogate pair,
+# "\ud83d\ude00". Size limits are in characters; the byte cap only stops the absurd.
+JSON_BYTES_PER_CHAR = 12
+
+
+_TOO_DEEP = object()
+
+
+def _too_deep(data: object) -> bool:
+    level = [data]
+    for _depth in range(MAX_JSON_DEPTH):
+        level = [child for value in level if isinstance(value, dict | list)
+                 for child in (value.values() if isinstance(value, dict) else value)]
+        if not level:
+            return False
+    return True
+
+
+def json_body(request: HttpRequest, *, required: bool, max_chars: int) -> dict[str, object]:
     """The request's JSON object; `{}` for an empty body where nothing is required.
-    Raises ApiError (413, 415 or 400) for anything else."""
+
+    `max_chars` is the largest text the body may carry; each field's own limit is checked
+    on the decoded characters by its caller, so escaped CJK text is not refused for its
+    bytes. Raises ApiError (413, 415 or 400) for anything else."""
+    max_bytes = max_chars * JSON_BYTES_PER_CHAR + 4_096
     try:
         length = int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
@@ -142,6 +169,10 @@ def json_body(request: HttpRequest, *, required: bool, max_bytes: int) -> dict[s
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError):
         raise ApiError(400, _("Invalid request"), _("The request body is not valid JSON.")) from None
+    except RecursionError:
+        data = _TOO_DEEP
+    if data is _TOO_DEEP or _too_deep(data):
+        raise ApiError(400, _("Invalid request"), _("The request body is nested too deeply."))
     if not isinstance(data, dict):
         raise ApiError(400, _("Invalid request"), _("Send a JSON object in the request body."))
     return data

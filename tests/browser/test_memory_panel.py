@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from accounts.models import Guest
 from memory.models import Memory
+from tests.browser.ux import guest_start_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -107,7 +108,7 @@ def test_the_same_in_japanese(browser, live_server, artifacts):
     expect(page.locator(".memory-empty")).to_have_text(
         "まだ何も記憶されていません。チャットで共有した内容がここに表示されます"
     )
-    Memory.objects.create(guest=Guest.objects.get(), lines=JA_FACTS, tokens=12, version=1)
+    Memory.objects.create(guest=guest_start_in(page, live_server), lines=JA_FACTS, tokens=12, version=1)
     page.reload()
 
     expect(page.locator(".memory-row")).to_contain_text("Whiziが記憶している内容")

@@ -13,10 +13,9 @@ import pytest
 from django.core import mail
 from playwright.sync_api import expect
 
-from accounts.models import Guest
 from chat.models import Conversation, Message
 from memory.models import Memory
-from tests.browser.ux import LOCALES, SIZES, check_state, make_account
+from tests.browser.ux import LOCALES, SIZES, check_state, guest_start_in, make_account
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -69,7 +68,7 @@ def test_a_guest_signs_up_keeps_their_chats_and_memory_and_is_greeted_by_email(b
     page = browser.new_context(viewport=SIZES["desktop"]).new_page()
     page.set_default_timeout(10_000)
     page.goto(f"{live_server.url}/")
-    guest = Guest.objects.get()
+    guest = guest_start_in(page, live_server)
     chat = Conversation.objects.create(guest=guest, model="whizi/offline", title="Trip to Hue")
     Message.objects.create(conversation=chat, role="user", content="Trip to Hue")
     Message.objects.create(conversation=chat, role="assistant", content="Sounds lovely.",

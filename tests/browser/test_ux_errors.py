@@ -11,9 +11,8 @@ import pytest
 from django.core.cache import cache
 from playwright.sync_api import expect
 
-from accounts.models import Guest
 from memory.models import Memory
-from tests.browser.ux import SIZES, check_state, make_account, signed_in_context
+from tests.browser.ux import SIZES, check_state, guest_start_in, make_account, signed_in_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -37,7 +36,7 @@ def test_clearing_from_a_tab_that_went_stale_says_so_and_leaves_the_list(browser
     old_tab = context.new_page()
     old_tab.set_default_timeout(10_000)
     old_tab.goto(f"{live_server.url}/settings/")
-    Memory.objects.create(guest=Guest.objects.get(), lines=FACTS, tokens=20, version=1)
+    Memory.objects.create(guest=guest_start_in(old_tab, live_server), lines=FACTS, tokens=20, version=1)
     old_tab.reload()
     open_list(old_tab)
 

@@ -62,3 +62,16 @@ def signed_in_context(browser, live_server, user, **options):
         "name": "sessionid", "value": client.cookies["sessionid"].value, "url": live_server.url,
     }])
     return context
+
+
+def guest_start_in(page, live_server):
+    """The browser's guest, made the way the product makes it: by a first kept request
+    (here an empty conversation, which the chat list does not show). Needs a page of
+    the site open, for the csrftoken cookie."""
+    from accounts.models import Guest
+
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    response = page.request.post(f"{live_server.url}/api/conversations/", data="{}",
+                                 headers={"X-CSRFToken": token, "Content-Type": "application/json"})
+    assert response.status == 201, response.text()
+    return Guest.objects.get()

@@ -26,6 +26,7 @@ from accounts.owner import GUEST_SESSION_KEY, Owner
 from memory.models import Memory
 from memory.reading import SKIP_COUNTER_KEY, SKIP_REASONS
 from memory.tokens import count_list_tokens
+from tests.conftest import guest_start
 from whizi.llm.scripted import Script
 from whizi.metrics import metrics_flush
 
@@ -96,7 +97,9 @@ def api_client(user=None) -> Client:
     client = Client(enforce_csrf_checks=True)
     if user is not None:
         client.force_login(user)
-    client.get("/")  # sets the csrftoken cookie (and, for a guest, the guest identity)
+    client.get("/")  # sets the csrftoken cookie
+    if user is None:
+        guest_start(client)
     return client
 
 

@@ -132,7 +132,7 @@ def test_a_body_that_is_not_json_gets_a_415(guest):
 def test_an_oversized_body_gets_a_413(guest):
     conversation_id = _start(guest)
     token = guest.cookies["csrftoken"].value
-    body = json.dumps({"content": "Hi", "padding": "x" * 200_000})
+    body = json.dumps({"content": "Hi", "padding": "x" * 300_000})
 
     response = guest.post(_messages_url(conversation_id), data=body, content_type="application/json",
                           headers={"X-CSRFToken": token})
@@ -223,3 +223,60 @@ def test_a_model_failure_is_explained_in_the_requests_language(guest, script_a):
     error = _assert_error(response, 504)
     assert error["title"] == "Không nhận được câu trả lời"
     assert "đã được lưu" in error["message"]
+
+
+# --- hostile bodies
+
+
+@pytest.mark.parametrize("path", ["/api/conversations/", "messages", "/api/voice/sessions/",
+                                  "transcript", "end"])
+def test_a_deeply_nested_body_gets_a_json_400_on_every_endpoint(guest, path):
+    conversation_id = _start(guest)
+    voice = post_json(guest, "/api/voice/sessions/").json()["id"]
+    url = {"messages": _messages_url(conversation_id),
+           "transcript": f"/api/voice/sessions/{voice}/transcript/",
+           "end": f"/api/voice/sessions/{voice}/end/"}.get(path, path)
+
+    for body in ("[" * 1_000, '{"content": ' + "[" * 50 + "]" * 50 + "}", "[" * 100_000):
+        response = guest.post(url, data=body, content_type="application/json",
+                              headers={"X-CSRFToken": guest.cookies["csrftoken"].value})
+        _assert_error(response, 400)
+
+    assert Message.objects.count() == 0
+
+
+def test_message_size_is_counted_in_characters_not_escaped_bytes(guest, script_a):
+    """14,000 CJK characters sent the way Python's json.dumps sends them (\\uXXXX, 6 bytes
+    each) are well inside the 20,000-character limit."""
+    script_a.reply("Received.")
+    conversation_id = _start(guest)
+    text = "記" * 14_000
+    body = json.dumps({"content": text})
+    assert len(body.encode()) > MAX_MESSAGE_CHARS * 4
+
+    response = guest.post(_messages_url(conversation_id), data=body, content_type="application/json",
+                          headers={"X-CSRFToken": guest.cookies["csrftoken"].value})
+
+    assert response.status_code == 200, response.content[:300]
+    assert Message.objects.filter(role="user").get().content == text
+
+
+def test_one_character_over_the_limit_is_refused_by_its_count(guest):
+    conversation_id = _start(guest)
+    body = json.dumps({"content": "🙂" * (MAX_MESSAGE_CHARS + 1)})  # 12 bytes each, escaped
+
+    error = _assert_error(guest.post(_messages_url(conversation_id), data=body,
+                                     content_type="application/json",
+                                     headers={"X-CSRFToken": guest.cookies["csrftoken"].value}), 400)
+
+    assert str(MAX_MESSAGE_CHARS) in error["message"].replace(",", "")
+    assert Message.objects.count() == 0
+
+
+def test_api_answers_are_never_stored_by_the_browser(guest, script_a):
+    script_a.reply("Hello.")
+    conversation_id = _start(guest)
+    answers = [post_json(guest, _messages_url(conversation_id), {"content": "Hi"}),
+               guest.get("/api/memory/"), post_json(guest, "/api/conversations/")]
+
+    assert all("no-store" in response["Cache-Control"] for response in answers)

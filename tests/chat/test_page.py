@@ -11,6 +11,7 @@ from django.test import AsyncClient, Client
 from chat.models import Conversation, Message, Project
 from memory.models import MemoryPass
 from tests.chat.conftest import CHAT_A, CHAT_B, OFFLINE, memory_messages, owner_of, save_memory
+from tests.conftest import guest_start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,6 +21,7 @@ def visitor() -> Client:
     """A guest's browser (the page posts forms with the CSRF token, as a browser does)."""
     client = Client()
     client.get("/")
+    guest_start(client)
     return client
 
 

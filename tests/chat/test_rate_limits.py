@@ -51,3 +51,18 @@ def test_chat_keeps_replying_when_the_rate_limiter_is_down(limits):
     client = api_client()
     conversation_id = post_json(client, "/api/conversations/", {"model": OFFLINE}).json()["id"]
     assert [_send(client, conversation_id).status_code for _ in range(3)] == [200, 200, 200]
+
+
+def test_a_plain_form_post_past_the_limit_gets_the_error_page_not_json(limits, settings):
+    from django.test import Client
+
+    settings.WHIZI_CHAT_MODELS = [OFFLINE]
+    browser = Client()
+    answers = [browser.post("/send/", {"content": "hello"}, HTTP_ACCEPT_LANGUAGE="vi") for _ in range(4)]
+
+    refused = answers[-1]
+    assert {answer.status_code for answer in answers[:2]} == {302}
+    assert refused.status_code == 429
+    assert refused["Content-Type"].startswith("text/html")
+    assert refused["Retry-After"] == "60"
+    assert "Bạn đang thao tác hơi nhanh" in refused.content.decode()

@@ -14,10 +14,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts.models import Guest
-from accounts.owner import GUEST_SESSION_KEY, Owner
+from accounts.owner import Owner
 from chat.models import Conversation, Message, Project, VoiceSession, VoiceTurn
 from memory.models import Memory, MemoryPass
 from memory.tokens import count_list_tokens
+from tests.conftest import guest_start
 
 PASSWORD = "a-long-pass-phrase"
 
@@ -59,9 +60,9 @@ def give_history(owner: Owner, *, facts: list[str] | None = None) -> GuestHistor
 
 
 def guest_of(client: Client) -> Owner:
-    """Start a guest session in this browser (the home page creates the guest)."""
+    """Start a guest session in this browser."""
     client.get("/")
-    return Owner(guest_id=Guest.objects.get(pk=client.session[GUEST_SESSION_KEY]).pk)
+    return guest_start(client)
 
 
 def sign_up(client: Client, email: str):

@@ -112,3 +112,22 @@ def test_the_worker_runs_the_sweep(celery_worker, wait_for):
 
     wait_for(lambda: not Guest.objects.filter(pk=abandoned.guest_id).exists())
     assert not _owns_anything(abandoned)
+
+
+@pytest.mark.django_db
+def test_the_sweep_purges_expired_sessions_and_keeps_live_ones():
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.contrib.sessions.models import Session
+
+    expired, live = SessionStore(), SessionStore()
+    for store in (expired, live):
+        store["anything"] = 1
+        store.save()
+    an_hour_ago = timezone.now() - timedelta(hours=1)
+    Session.objects.filter(session_key=expired.session_key).update(expire_date=an_hour_ago)
+    out = StringIO()
+
+    call_command("cleanup_guests", stdout=out)
+
+    assert list(Session.objects.values_list("session_key", flat=True)) == [live.session_key]
+    assert "Removed 1 expired sessions." in out.getvalue()

@@ -12,7 +12,7 @@ from django.test import Client
 from accounts.models import Guest
 from accounts.owner import Owner
 from memory.models import Memory
-from tests.conftest import make_user
+from tests.conftest import guest_start, make_user
 from tests.memory.store_failures import memory_row_locked, memory_unreadable
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +63,7 @@ def test_nothing_stored_is_an_empty_list_not_an_error(user):
 def test_a_guest_reads_and_clears_their_own_memory():
     client = Client(enforce_csrf_checks=True)
     assert client.get("/api/memory/").json()["facts"] == []
-    guest = Guest.objects.get()
+    guest = Guest.objects.get(pk=guest_start(client).guest_id)
     Memory.objects.create(guest=guest, lines=["Guest likes tea"], tokens=4, version=1)
     assert client.get("/api/memory/").json()["facts"] == ["Guest likes tea"]
     assert Client().get("/api/memory/").json()["facts"] == []  # another visitor

@@ -15,7 +15,7 @@ from django.test import Client
 from accounts.models import Guest
 from accounts.owner import Owner
 from memory.models import Memory
-from tests.conftest import make_user
+from tests.conftest import guest_start, make_user
 from tests.memory.store_failures import memory_row_locked, memory_unreadable
 
 pytestmark = pytest.mark.django_db
@@ -212,7 +212,7 @@ def test_clearing_touches_only_the_requesters_memory(user_client, user):
 
 def test_a_guest_sees_and_clears_their_own_memory(client):
     client.get("/settings/")
-    guest = Guest.objects.get()
+    guest = Guest.objects.get(pk=guest_start(client).guest_id)
     remember({"guest": guest}, ["Guest likes tea"])
     assert "<li>Guest likes tea</li>" in text(client.get("/settings/?memory=open"))
     assert "Guest likes tea" not in text(Client().get("/settings/?memory=open"))

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from accounts.owner import GUEST_SESSION_KEY
 from chat.models import Conversation, VoiceSession
 from memory.models import Memory
+from tests.conftest import guest_start
 
 pytestmark = pytest.mark.django_db
 
@@ -65,6 +66,7 @@ def guest(settings) -> Client:
     settings.WHIZI_MEMORY_READ_TIMEOUT = 1.0
     client = Client(enforce_csrf_checks=True)
     client.get("/")
+    guest_start(client)
     Memory.objects.create(guest_id=client.session[GUEST_SESSION_KEY], lines=FACTS, version=1, tokens=9)
     return client
 

@@ -18,6 +18,7 @@ from django.test import Client
 from accounts.owner import GUEST_SESSION_KEY
 from chat.models import Conversation, Message, Project
 from memory.models import Memory, MemoryPass
+from tests.conftest import guest_start
 from whizi.llm.scripted import Script
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,6 +44,7 @@ def guest(settings) -> Client:
     settings.WHIZI_MEMORY_READ_TIMEOUT = 2.0
     client = Client(enforce_csrf_checks=True)
     client.get("/")
+    guest_start(client)
     return client
 
 

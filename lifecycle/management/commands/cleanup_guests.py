@@ -9,7 +9,7 @@ from lifecycle.cleanup import guests_cleanup
 class Command(BaseCommand):
     help = (
         "Delete guests not seen for longer than a session lives (SESSION_COOKIE_AGE), "
-        "with everything they own."
+        "with everything they own, and expired sessions."
     )
 
     def handle(self, *args, **options):
@@ -19,5 +19,7 @@ class Command(BaseCommand):
         for label, count in sorted(result.removed.items()):
             if label != "accounts.Guest" and count:
                 self.stdout.write(f"  {label}: {count}")
+        if result.sessions is not None:
+            self.stdout.write(f"Removed {result.sessions} expired sessions.")
         if result.cache_entries is None:
             self.stderr.write("The cache could not be reached; guest cache entries expire on their own.")
