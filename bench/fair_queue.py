@@ -58,6 +58,7 @@ from bench.stack import (  # noqa: E402
     http_ok,
     process_start,
     redis_flush,
+    stack_args_check,
     uvicorn_start,
     uvicorn_wait_ready,
     wait_for_log,
@@ -316,11 +317,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="append the result here, one JSON object a line")
     parser.add_argument("--logs", type=Path, help="server logs folder (default: a temporary one)")
     args = parser.parse_args()
-    if not args.database.startswith("bench_"):
-        parser.error("--database must start with bench_ (it is dropped and created)")
-    if not 2 <= args.redis_db <= 14:
-        parser.error("--redis-db must be 2..14 (it and the next are emptied; 0/1 are the dev defaults)")
-    args.code = args.code.resolve()
+    stack_args_check(parser, args)
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt  # unwinds through the finally blocks that stop the stack

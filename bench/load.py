@@ -66,7 +66,7 @@ from bench.load_report import (  # noqa: E402
     report_failed,
     reports_write_json,
 )
-from bench.stack import database_drop, redis_flush  # noqa: E402
+from bench.stack import database_drop, redis_flush, stack_args_check  # noqa: E402
 
 
 def main() -> None:
@@ -99,10 +99,7 @@ def main() -> None:
     parser.add_argument("--logs", type=Path, help="server logs folder (default: a temporary one)")
     args = parser.parse_args()
 
-    if not args.database.startswith("bench_"):
-        parser.error("--database must start with bench_ (it is dropped and created)")
-    if args.redis_db < 2 or args.redis_db > 14:
-        parser.error("--redis-db must be 2..14 (it and the next are emptied; 0/1 are the dev defaults)")
+    stack_args_check(parser, args)
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     if not modes or any(m not in ("on", "off") for m in modes):
         parser.error("--modes takes on, off or on,off")

@@ -14,6 +14,7 @@ migrated database) import it when called.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import signal
@@ -364,3 +365,13 @@ def broker_purge(*, unacknowledged: bool = False) -> None:
         channel.queue_purge("celery")
         if unacknowledged:
             channel.client.delete(channel.unacked_key, channel.unacked_index_key)
+
+
+def stack_args_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """A bench's own database and Redis numbers, which it empties: never the developer's."""
+    if not args.database.startswith("bench_"):
+        parser.error("--database must start with bench_ (it is dropped and created)")
+    if not 2 <= args.redis_db <= 14:
+        parser.error("--redis-db must be 2..14 (it and the next are emptied; 0/1 are the dev defaults)")
+    if hasattr(args, "code"):
+        args.code = args.code.resolve()
