@@ -4,6 +4,7 @@ JavaScript) and the memory JSON API the app uses. Guests and accounts alike; no 
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -76,6 +77,9 @@ def memory_clear_page(request: HttpRequest) -> HttpResponse:
         return render(request, "memory/confirm.html", {"clear_failed": True}, status=503)
     if request.htmx:
         return render(request, "memory/panel.html", memory_block_context(owner=owner, expanded=False))
+    # Without JavaScript the page reloads: say what happened, as the dialog's flow does.
+    messages.success(request, texts.CLEARED_TITLE)
+    messages.success(request, texts.CLEARED_MESSAGE)
     return redirect(_settings_url(expanded=False))
 
 

@@ -163,6 +163,8 @@ def test_confirming_without_javascript_clears_and_shows_the_empty_state(user_cli
     assert Memory.objects.get(user=user).lines == []
     body = text(user_client.get(response["Location"]))
     assert EMPTY in body
+    assert 'role="status"' in body
+    assert "<li>Memory cleared</li><li>Whizi no longer remembers anything about you.</li>" in body
     for fact in FACTS:
         assert fact not in body
 
