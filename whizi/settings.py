@@ -241,6 +241,12 @@ ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("WHIZI_EMAIL_VERIFICATION", "optional")
 ACCOUNT_ADAPTER = "lifecycle.adapter.AccountAdapter"
+# One account per address, whatever its case: the database enforces it
+# (accounts/migrations/0005); the signup that loses a race gets a form error, not a 500.
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_FORMS = {
+    "signup": "lifecycle.forms.SignupForm",
+}
 # People know themselves by their email here (the username is generated, never chosen).
 ACCOUNT_USER_DISPLAY = attrgetter("email")
 LOGIN_REDIRECT_URL = "/"
