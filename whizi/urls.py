@@ -3,8 +3,6 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    # Before allauth's own: the signup page that survives two signups of one address.
-    path("accounts/", include("lifecycle.account_urls")),
     path("accounts/", include("allauth.urls")),
     path("", include("lifecycle.urls")),
     path("", include("memory.urls")),

@@ -158,3 +158,41 @@ def test_the_migration_names_existing_duplicates_and_changes_nothing():
     assert "bo@example.com" not in message
     assert "export_account" in message and "delete_account" in message and "migrate" in message
     assert get_user_model().objects.count() == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_under_mandatory_verification_the_loser_is_answered_without_revealing_the_account(
+        settings, mailoutbox):
+    settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+    for round_ in range(2):
+        responses = _post_at_once([
+            (Client(), "a@x.example", "first-persons-long-phrase"),
+            (Client(), "A@X.example", "second-persons-long-phrase"),
+        ])
+
+        # Both see "check your email", as allauth answers a taken address in this mode.
+        assert [r.status_code for r in responses] == [302, 302], f"round {round_}"
+        assert {r["Location"] for r in responses} == {"/accounts/confirm-email/"}
+        assert _accounts("a@x.example") == (1, 1)
+        get_user_model().objects.all().delete()
+
+
+@pytest.mark.django_db
+def test_a_signup_sent_again_after_the_account_exists_signs_in_with_its_own_password_only(client):
+    first = client.post("/accounts/signup/", {"email": "mai@example.com", "password1": PASSWORD,
+                                              "password2": PASSWORD})
+    assert first.status_code == 302
+    client.post("/accounts/logout/")
+    stranger = Client()
+
+    again = client.post("/accounts/signup/", {"email": "MAI@example.com", "password1": PASSWORD,
+                                              "password2": PASSWORD})
+    guessed = stranger.post("/accounts/signup/", {"email": "mai@example.com",
+                                                  "password1": "a-guessed-long-phrase",
+                                                  "password2": "a-guessed-long-phrase"})
+
+    user = get_user_model().objects.get(email="mai@example.com")
+    assert again.status_code == 302 and client.session["_auth_user_id"] == str(user.pk)
+    assert guessed.status_code == 200 and TAKEN in guessed.content.decode()
+    assert "_auth_user_id" not in stranger.session
+    assert _accounts("mai@example.com") == (1, 1)
