@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 
 from accounts.preferences import chat_models
+from lifecycle.reset import account_password_reset
 from whizi.llm import model_display_name
 
 
@@ -113,3 +114,13 @@ def _form_page(request: HttpRequest, form: SignupForm) -> HttpResponse:
 # username; each attempt sees the usernames the others committed.
 _SAVE_ATTEMPTS = 3
 
+
+class ResetPasswordKeyForm(allauth_forms.ResetPasswordKeyForm):
+    """The new password from an emailed reset link (lifecycle.reset explains the wipe).
+
+    Here rather than on allauth's `password_reset` signal, which is sent after the new
+    password is saved: the wipe and the password must change in one transaction.
+    """
+
+    def save(self) -> None:
+        account_password_reset(user=self.user, password=self.cleaned_data["password1"])
