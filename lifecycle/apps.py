@@ -6,5 +6,6 @@ class LifecycleConfig(AppConfig):
     verbose_name = "Account lifecycle"
 
     def ready(self) -> None:
-        # Connects the allauth receivers that merge a guest into the account.
-        from lifecycle import signals  # noqa: F401
+        # Connects the allauth receivers that merge a guest into the account, and
+        # registers the deploy check of email verification.
+        from lifecycle import checks, signals  # noqa: F401

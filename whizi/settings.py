@@ -239,8 +239,17 @@ AUTHENTICATION_BACKENDS = [
 # Accounts: email and password, through django-allauth.
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
-ACCOUNT_EMAIL_VERIFICATION = os.environ.get("WHIZI_EMAIL_VERIFICATION", "optional")
 ACCOUNT_ADAPTER = "lifecycle.adapter.AccountAdapter"
+# One account per address, whatever its case: the database enforces it
+# (accounts/migrations/0005); the signup that loses a race gets a form error, not a 500.
+ACCOUNT_UNIQUE_EMAIL = True
+# One address per account, so "was this account's address ever verified" has one answer
+# (lifecycle.reset: a reset of a never-verified account empties it).
+ACCOUNT_MAX_EMAIL_ADDRESSES = 1
+ACCOUNT_FORMS = {
+    "signup": "lifecycle.forms.SignupForm",
+    "reset_password_from_key": "lifecycle.forms.ResetPasswordKeyForm",
+}
 # People know themselves by their email here (the username is generated, never chosen).
 ACCOUNT_USER_DISPLAY = attrgetter("email")
 LOGIN_REDIRECT_URL = "/"
@@ -288,6 +297,17 @@ SECURE_HSTS_SECONDS = 31536000 if WHIZI_HTTPS else 0
 SECURE_HSTS_INCLUDE_SUBDOMAINS = WHIZI_HTTPS
 SECURE_HSTS_PRELOAD = WHIZI_HTTPS
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if WHIZI_HTTPS else None
+
+# Email verification: mandatory in production (served over HTTPS, DEBUG off), so nobody
+# can sign up with another person's address and fill that account before its owner
+# arrives; optional for `make run` and tests, whose mail only reaches the console. An
+# operator may still choose: WHIZI_EMAIL_VERIFICATION=none|optional|mandatory
+# (`check --deploy` warns about anything but mandatory).
+ACCOUNT_EMAIL_VERIFICATION = os.environ.get("WHIZI_EMAIL_VERIFICATION", "").strip().lower() or (
+    "mandatory" if WHIZI_HTTPS and not DEBUG else "optional")
+if ACCOUNT_EMAIL_VERIFICATION not in ("none", "optional", "mandatory"):
+    raise ImproperlyConfigured(
+        f"WHIZI_EMAIL_VERIFICATION must be none, optional or mandatory (got {ACCOUNT_EMAIL_VERIFICATION!r})")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
