@@ -368,6 +368,10 @@ WHIZI_MEMORY_READ_TIMEOUT = envfloat("WHIZI_MEMORY_READ_TIMEOUT", "0.3")
 
 # Requests per minute (per owner, per IP) for each limited endpoint.
 WHIZI_RATE_LIMITS_ENABLED = envbool("WHIZI_RATE_LIMITS_ENABLED", "true")
+# One switch for every limit: allauth's own (signup, login, password reset per address)
+# stay at its defaults unless limits are off.
+if not WHIZI_RATE_LIMITS_ENABLED:
+    ACCOUNT_RATE_LIMITS = False
 WHIZI_RATE_LIMITS = {
     "chat_message": (envint("WHIZI_RATE_CHAT_PER_OWNER", "20"), envint("WHIZI_RATE_CHAT_PER_IP", "120")),
     "conversation_create": (30, 120),

@@ -83,8 +83,8 @@ def test_saving_confirms_in_the_newly_chosen_language(user_client):
 
 def test_a_guest_saves_preferences_for_their_guest_identity(client):
     client.get("/settings/")
+    client.post("/settings/", {"language": "vi", "chat_model": MODELS[2]})  # the save makes the guest
     guest = Guest.objects.get()
-    client.post("/settings/", {"language": "vi", "chat_model": MODELS[2]})
     assert preference_read(owner=Owner(guest_id=guest.pk)) == Preferences(language="vi", chat_model=MODELS[2])
     assert '<html lang="vi">' in client.get("/settings/").content.decode()
     other_guest = Client()
