@@ -12,7 +12,9 @@ import uuid
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.db import transaction
 
+from accounts.locks import owner_hold
 from accounts.models import Preference
 from accounts.owner import Owner
 
@@ -58,9 +60,11 @@ def preference_save(*, owner: Owner, language: str, chat_model: str) -> Preferen
         raise InvalidPreference(f"unknown language {language!r}")
     if chat_model and chat_model not in chat_models():
         raise InvalidPreference(f"unknown chat model {chat_model!r}")
-    Preference.objects.update_or_create(
-        **owner.lookup, defaults={"language": language, "chat_model": chat_model}
-    )
+    with transaction.atomic():
+        owner_hold(owner=owner)  # an owner deleted meanwhile is a 404 (accounts.locks)
+        Preference.objects.update_or_create(
+            **owner.lookup, defaults={"language": language, "chat_model": chat_model}
+        )
     return Preferences(language=language, chat_model=chat_model)
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
+from accounts.locks import owner_hold
 from accounts.owner import Owner
 from chat.errors import ChatInputError
 from chat.limits import MAX_PROJECT_INSTRUCTIONS_CHARS, MAX_PROJECT_NAME_CHARS
@@ -45,7 +47,9 @@ def project_fields_check(*, name: str, instructions: str) -> dict[str, str]:
 
 def project_create(*, owner: Owner, name: str, instructions: str) -> Project:
     fields = project_fields_check(name=name, instructions=instructions)
-    return Project.objects.create(**owner.lookup, **fields)
+    with transaction.atomic():
+        owner_hold(owner=owner)  # an owner deleted meanwhile is a 404 (accounts.locks)
+        return Project.objects.create(**owner.lookup, **fields)
 
 
 def conversation_start(*, owner: Owner, model: str | None = None,
@@ -54,4 +58,6 @@ def conversation_start(*, owner: Owner, model: str | None = None,
     chosen = chat_model_choose(requested=model, owner=owner)
     if project is not None and Owner.of(project) != owner:
         raise ChatInputError(_("That project was not found."), field="project")
-    return Conversation.objects.create(**owner.lookup, model=chosen, project=project)
+    with transaction.atomic():
+        owner_hold(owner=owner)  # an owner deleted meanwhile is a 404 (accounts.locks)
+        return Conversation.objects.create(**owner.lookup, model=chosen, project=project)

@@ -21,6 +21,7 @@ from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from accounts.locks import owned_row_lock
 from accounts.owner import Owner
 from chat.errors import ChatModelFailed
 from chat.limits import MAX_TITLE_CHARS, message_content_check
@@ -80,8 +81,11 @@ def chat_exchange_open(*, conversation: Conversation, content: object,
     # overlaps those writes as well as the history load.
     memory = MemoryRead.start(owner=Owner.of(conversation))
     with transaction.atomic():
-        # Locked so two sends to one conversation save their turns one after the other.
-        Conversation.objects.select_for_update().filter(pk=conversation.pk).first()
+        # Its owner, then the conversation (accounts.locks): two sends to one conversation
+        # save their turns one after the other, and none can deadlock with a deletion.
+        # Gone (deleted with its owner) is a 404 with nothing saved.
+        locked = owned_row_lock(Conversation, pk=conversation.pk)
+        conversation.user_id, conversation.guest_id = locked.user_id, locked.guest_id
         last = conversation.messages.order_by("-id").first()
         if last is not None and last.role == Message.Role.USER and last.content == text:
             # Sending again after a failed reply: answer the saved message, don't repeat it.
@@ -151,6 +155,9 @@ def chat_exchange_finish(*, exchange: Exchange, completion: Completion) -> ChatR
                               user_message=exchange.user_message)
     conversation = exchange.conversation
     with transaction.atomic():
+        # As in chat_exchange_open: a conversation deleted (or merged into an account)
+        # while the model answered is a 404 with no reply saved, or the account's.
+        owner = Owner.of(owned_row_lock(Conversation, pk=conversation.pk))
         assistant = Message.objects.create(
             conversation=conversation, role=Message.Role.ASSISTANT, content=text,
             model=completion.model, input_tokens=completion.input_tokens,
@@ -161,7 +168,7 @@ def chat_exchange_finish(*, exchange: Exchange, completion: Completion) -> ChatR
         turns = conversation.messages.filter(id__lte=assistant.pk).count()
         try:
             with transaction.atomic():
-                pass_queue_after_reply(owner=Owner.of(conversation), turns_after=turns,
+                pass_queue_after_reply(owner=owner, turns_after=turns,
                                        user_text=exchange.user_message.content, reply_id=assistant.pk,
                                        conversation_id=conversation.pk)
         except DatabaseError:

@@ -266,6 +266,11 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
         except ChatModelFailed as failure:  # an empty reply
             yield _stream_error(failure)
             return
+        except Http404:
+            # Deleted with its owner (the account) while the model wrote: nothing saved.
+            yield _sse("error", {"title": _("Not found"), "message": _("That conversation was not found."),
+                                 "retryable": False, "status": 404, "retry_after": None})
+            return
         yield _sse("done", done)
 
     response = StreamingHttpResponse(events(), content_type="text/event-stream; charset=utf-8")

@@ -6,6 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.locks import owned_row_lock, owner_hold
 from accounts.owner import Owner
 from chat.errors import ChatInputError, ChatNotAllowed
 from chat.limits import VOICE_MAX_TURN_CHARS, VOICE_MAX_TURNS
@@ -35,7 +36,9 @@ def voice_session_open(*, owner: Owner) -> tuple[VoiceSession, MemoryRead]:
     """A new voice session, and the memory read for its prompt (started first, so it runs
     while the session row is written)."""
     memory = MemoryRead.start(owner=owner)
-    return VoiceSession.objects.create(**owner.lookup), memory
+    with transaction.atomic():
+        owner_hold(owner=owner)  # an owner deleted meanwhile is a 404 (accounts.locks)
+        return VoiceSession.objects.create(**owner.lookup), memory
 
 
 def voice_turn_add(*, session: VoiceSession, role: object, text: object) -> VoiceTurn:
@@ -53,8 +56,9 @@ def voice_turn_add(*, session: VoiceSession, role: object, text: object) -> Voic
             field="text",
         )
     with transaction.atomic():
-        # Locked so two turns arriving at once cannot both pass the cap or land after the end.
-        locked = VoiceSession.objects.select_for_update().get(pk=session.pk)
+        # Locked so two turns arriving at once cannot both pass the cap or land after the end;
+        # its owner first (accounts.locks), and gone with its owner is a 404.
+        locked = owned_row_lock(VoiceSession, pk=session.pk)
         if locked.ended_at is not None:
             raise ChatNotAllowed(_("This voice session has ended."))
         if locked.turns.count() >= VOICE_MAX_TURNS:
@@ -66,8 +70,9 @@ def voice_turn_add(*, session: VoiceSession, role: object, text: object) -> Voic
 def voice_session_end(*, session: VoiceSession) -> MemoryPass | None:
     """End the session and queue its one memory pass; ending again queues nothing."""
     with transaction.atomic():
-        # Locked so two end requests at once queue one pass between them.
-        locked = VoiceSession.objects.select_for_update().get(pk=session.pk)
+        # Locked so two end requests at once queue one pass between them; its owner first
+        # (accounts.locks), and gone with its owner is a 404.
+        locked = owned_row_lock(VoiceSession, pk=session.pk)
         if locked.ended_at is None:
             locked.ended_at = timezone.now()
             locked.save(update_fields=["ended_at"])

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import DatabaseError, transaction
 
 from accounts.cache import OwnerCacheUnavailable, owner_cache_delete
 from accounts.models import Preference
@@ -89,21 +89,62 @@ class AccountDeletion:
     cache_entries: int | None  # None: the cache could not be reached
 
 
+class AccountDeleteFailed(Exception):
+    """The database refused the deletion every time; nothing was removed."""
+
+
+# Whole-deletion attempts. Writers hold the owner row first (accounts.locks), so the
+# deletion neither deadlocks with them nor finds rows written under it; a retry covers
+# what does not follow that order (a support tool, a future writer), and the rollback
+# of a failed attempt leaves the account whole for the next.
+DELETE_ATTEMPTS = 5
+_DEADLOCK, _SERIALIZATION, _FOREIGN_KEY = "40P01", "40001", "23503"
+
+
+def _worth_retrying(exc: DatabaseError) -> bool:
+    # A foreign-key violation at commit: a row was committed into something the
+    # deletion had emptied; the next attempt sees and deletes it.
+    return getattr(exc.__cause__, "sqlstate", None) in (_DEADLOCK, _SERIALIZATION, _FOREIGN_KEY)
+
+
+def _delete_rows(user_id: int) -> dict[str, int]:
+    User = get_user_model()
+    with transaction.atomic():
+        # The user row first, then the memory row: the order every writer follows
+        # (accounts.locks holds the user with FOR KEY SHARE), so whoever is writing for
+        # the account finishes first and whoever comes later finds it gone.
+        user = User.objects.select_for_update().filter(pk=user_id).first()
+        if user is None:
+            raise AccountNotFound(f"No account has the id {user_id} (it was deleted meanwhile).")
+        list(Memory.objects.select_for_update().filter(user_id=user_id).values_list("pk"))
+        _, counts = user.delete()
+    return counts
+
+
 def account_delete(*, user_id: int) -> AccountDeletion:
     """Delete the account and everything it owns; return what was removed.
 
     A pass still queued has its MemoryPass row deleted with the account, so the
     worker finds nothing to run. A pass already waiting on the model can write nothing
     back: its compare-and-swap finds no Memory row, and a new row for a user that no
-    longer exists fails its foreign key. Locking the user and memory rows first makes
-    a merge or a pass that is saving right now finish before the delete, or fail after.
-    Cache entries named by accounts.cache.owner_cache_key go after the rows.
+    longer exists fails its foreign key. A chat, voice or merge request under way holds
+    the user row (accounts.locks) and finishes before the delete, or finds the account
+    gone after it (a 404). Cache entries named by accounts.cache.owner_cache_key go
+    after the rows. Raises AccountNotFound (already gone) or AccountDeleteFailed.
     """
-    User = get_user_model()
-    with transaction.atomic():
-        user = User.objects.select_for_update().get(pk=user_id)
-        list(Memory.objects.select_for_update().filter(user_id=user_id).values_list("pk"))
-        _, counts = user.delete()
+    for attempt in range(1, DELETE_ATTEMPTS + 1):
+        try:
+            counts = _delete_rows(user_id)
+            break
+        except DatabaseError as exc:
+            cause = type(exc.__cause__ or exc).__name__
+            if not _worth_retrying(exc) or attempt == DELETE_ATTEMPTS:
+                raise AccountDeleteFailed(
+                    f"The database refused to delete account {user_id} ({cause}, attempt {attempt}); "
+                    "nothing was removed. Run the command again."
+                ) from exc
+            log.warning("deleting account %s: %s, attempt %s of %s; trying again", user_id, cause,
+                        attempt, DELETE_ATTEMPTS)
     try:
         cache_entries: int | None = owner_cache_delete(owners=[Owner(user_id=user_id)])
     except OwnerCacheUnavailable:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from django.db import models, transaction
 
+from accounts.locks import OwnerGone, owner_hold
 from accounts.models import Guest, Preference
 from accounts.owner import Owner
 from chat.models import Conversation, Project, VoiceSession
@@ -45,10 +46,12 @@ def guest_merge_into_user(*, guest_id: uuid.UUID, user_id: int) -> GuestMerge | 
     """Move everything the guest owns into the account, then delete the guest.
 
     Returns None when the guest no longer exists (already merged, or swept away as
-    abandoned), which is what makes the merge happen exactly once.
+    abandoned), which is what makes the merge happen exactly once, or when the account
+    was deleted meanwhile (the guest keeps everything).
 
-    1. Lock the guest row: a second merge of the same guest (double submit, signup
-       then login) waits here and then finds nothing to do.
+    1. Hold the account's row (accounts.locks), then lock the guest row: a second merge
+       of the same guest (double submit, signup then login) waits here and then finds
+       nothing to do.
     2. Merge the guest's facts into the account's list (memory.store.memory_merge_guest):
        line by line, the account's wording kept, trimmed to the cap when over it.
     3. Move conversations, projects, voice sessions and every MemoryPass row, queued
@@ -59,6 +62,14 @@ def guest_merge_into_user(*, guest_id: uuid.UUID, user_id: int) -> GuestMerge | 
     All in one transaction: either everything moved or nothing did.
     """
     with transaction.atomic():
+        try:
+            # The account first, then the guest: the lock order of every writer and of a
+            # deletion (accounts.locks), so a merge into an account being deleted waits
+            # and then finds it gone, rather than deadlocking with the deletion.
+            owner_hold(owner=Owner(user_id=user_id))
+        except OwnerGone:
+            log.info("guest not merged: account %s no longer exists", user_id)
+            return None
         guest = Guest.objects.select_for_update().filter(pk=guest_id).first()
         if guest is None:
             return None

@@ -20,6 +20,7 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from accounts.locks import owner_hold
 from accounts.owner import Owner
 from memory.budget import trim_to_budget
 from memory.merge import merge_memory_lines
@@ -76,10 +77,14 @@ def _clear_row(owner: Owner, now: datetime) -> int:
 
 
 def memory_clear(*, owner: Owner) -> None:
-    """Delete every saved fact of the owner, at once. Raises MemoryClearFailed."""
+    """Delete every saved fact of the owner, at once. Raises MemoryClearFailed, or
+    OwnerGone (a 404) when the owner was deleted meanwhile."""
     now = timezone.now()
     try:
         with transaction.atomic():
+            # The owner before its row (accounts.locks): a clear racing the account's
+            # deletion finds it gone rather than failing its foreign key at commit.
+            owner_hold(owner=owner)
             if not _clear_row(owner, now):
                 # No row yet: record the clear anyway, so a pass already queued reads
                 # only what comes after it.

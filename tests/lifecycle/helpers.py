@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from accounts.models import Guest
+from accounts.models import Guest, Preference
 from accounts.owner import Owner
 from chat.models import Conversation, Message, Project, VoiceSession, VoiceTurn
 from memory.models import Memory, MemoryPass
@@ -80,3 +81,20 @@ def log_in(client: Client, email: str):
 
 def make_user(email: str):
     return get_user_model().objects.create_user(email.split("@")[0], email, PASSWORD)
+
+
+def owned_rows(user_id: int) -> dict[str, int]:
+    """How many rows of each kind the account owns (messages and voice turns through
+    their conversation and session)."""
+    owner = Owner(user_id=user_id)
+    return {
+        "memory": Memory.objects.filter(user_id=user_id).count(),
+        "passes": MemoryPass.objects.for_owner(owner).count(),
+        "conversations": Conversation.objects.for_owner(owner).count(),
+        "messages": Message.objects.filter(conversation__user_id=user_id).count(),
+        "projects": Project.objects.for_owner(owner).count(),
+        "voice sessions": VoiceSession.objects.for_owner(owner).count(),
+        "voice turns": VoiceTurn.objects.filter(session__user_id=user_id).count(),
+        "preferences": Preference.objects.filter(user_id=user_id).count(),
+        "emails": EmailAddress.objects.filter(user_id=user_id).count(),
+    }

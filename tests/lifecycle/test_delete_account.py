@@ -8,7 +8,6 @@ untouched (including a cache entry whose key shares a prefix with the user's).
 from io import StringIO
 
 import pytest
-from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.management import CommandError, call_command
@@ -17,26 +16,10 @@ from django.db import IntegrityError, transaction
 from accounts.cache import owner_cache_key
 from accounts.models import Preference
 from accounts.owner import Owner
-from chat.models import Conversation, Message, Project, VoiceSession, VoiceTurn
 from memory.models import Memory, MemoryPass
-from tests.lifecycle.helpers import give_history, make_user, sign_up
+from tests.lifecycle.helpers import give_history, make_user, owned_rows, sign_up
 
 pytestmark = pytest.mark.django_db
-
-
-def _owned_rows(user_id: int) -> dict[str, int]:
-    owner = Owner(user_id=user_id)
-    return {
-        "memory": Memory.objects.filter(user_id=user_id).count(),
-        "passes": MemoryPass.objects.for_owner(owner).count(),
-        "conversations": Conversation.objects.for_owner(owner).count(),
-        "messages": Message.objects.filter(conversation__user_id=user_id).count(),
-        "projects": Project.objects.for_owner(owner).count(),
-        "voice sessions": VoiceSession.objects.for_owner(owner).count(),
-        "voice turns": VoiceTurn.objects.filter(session__user_id=user_id).count(),
-        "preferences": Preference.objects.filter(user_id=user_id).count(),
-        "emails": EmailAddress.objects.filter(user_id=user_id).count(),
-    }
 
 
 @pytest.fixture
@@ -61,13 +44,13 @@ def other_user():
 def test_it_removes_everything_the_account_owns_and_prints_it(doomed, other_user):
     cache.set(owner_cache_key(Owner(user_id=int(f"{doomed.pk}0")), "recent-models"), ["keep"], 600)
     cache.set(owner_cache_key(Owner(user_id=other_user.pk), "recent-models"), ["keep"], 600)
-    other_before = _owned_rows(other_user.pk)
+    other_before = owned_rows(other_user.pk)
     out = StringIO()
 
     call_command("delete_account", "mai@example.com", "--noinput", stdout=out)
 
     assert not get_user_model().objects.filter(pk=doomed.pk).exists()
-    assert set(_owned_rows(doomed.pk).values()) == {0}
+    assert set(owned_rows(doomed.pk).values()) == {0}
     assert cache.get(owner_cache_key(Owner(user_id=doomed.pk), "recent-models")) is None
     printed = out.getvalue()
     for line in ("memory rows: 1", "memory passes: 1", "conversations: 1", "messages: 2",
@@ -75,7 +58,7 @@ def test_it_removes_everything_the_account_owns_and_prints_it(doomed, other_user
                  "email addresses: 1", "cache entries: 1"):
         assert line in printed
     # The other account is untouched, cache included.
-    assert _owned_rows(other_user.pk) == other_before
+    assert owned_rows(other_user.pk) == other_before
     assert Memory.objects.get(user=other_user).lines == ["Bo's fact"]
     assert cache.get(owner_cache_key(Owner(user_id=other_user.pk), "recent-models")) == ["keep"]
     assert cache.get(owner_cache_key(Owner(user_id=int(f"{doomed.pk}0")), "recent-models")) == ["keep"]
@@ -91,7 +74,7 @@ def test_it_asks_for_confirmation_and_a_no_removes_nothing(doomed, monkeypatch):
     assert "This permanently deletes account" in out.getvalue()
     assert "conversations: 1" in out.getvalue()
     assert get_user_model().objects.filter(pk=doomed.pk).exists()
-    assert _owned_rows(doomed.pk)["memory"] == 1
+    assert owned_rows(doomed.pk)["memory"] == 1
 
 
 def test_a_yes_at_the_prompt_deletes(doomed, monkeypatch):

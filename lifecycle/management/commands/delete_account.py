@@ -2,7 +2,7 @@
 
 from django.core.management.base import CommandError
 
-from lifecycle.deletion import account_contents, account_delete
+from lifecycle.deletion import AccountDeleteFailed, AccountNotFound, account_contents, account_delete
 from lifecycle.management.account_command import AccountCommand
 
 
@@ -32,7 +32,10 @@ class Command(AccountCommand):
             if answer.strip().lower() != "yes":
                 raise CommandError("Deletion cancelled; nothing was removed.")
 
-        deletion = account_delete(user_id=user.pk)
+        try:
+            deletion = account_delete(user_id=user.pk)
+        except (AccountNotFound, AccountDeleteFailed) as exc:
+            raise CommandError(str(exc)) from None
         self.stdout.write(f"Deleted {label}. Removed:")
         for name, count in deletion.removed.items():
             self.stdout.write(f"  {name}: {count}")
