@@ -2,7 +2,7 @@
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
     /work/main/.venv/bin/python bench/abuse.py [--requests 1000] [--signup-rounds 10] \\
-        [--deletion-rounds 10] [--code <checkout>] [--json results.jsonl]
+        [--code <checkout>] [--json results.jsonl]
 
 Starts uvicorn (2 workers) and a Celery worker from --code (default: this checkout) on a
 database of their own (bench_abuse, dropped and created) and Redis database 12/13, with
@@ -15,9 +15,8 @@ the offline model, then measures:
 2. Signup races: two browsers submit the signup form for one address at the same moment
    (same case on even rounds, different case on odd ones), then one browser submits its
    form twice at once. Target: one account per address, no HTTP 500.
-3. Deletion under chat: an account sends messages from three threads (remember requests,
-   so passes are queued and run too) while `delete_account` runs.
-   Target: every deletion completes, no row of the account remains, no HTTP 500.
+
+Deletion under live chat has its own bench, bench/abuse_deletion.py.
 """
 
 from __future__ import annotations
@@ -26,11 +25,9 @@ import argparse
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 import threading
-import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -44,7 +41,6 @@ sys.path.insert(0, str(ROOT))
 
 from bench.stack import (  # noqa: E402
     LOCAL_REDIS,
-    PYTHON,
     Stack,
     database_drop,
     database_migrate,
@@ -73,14 +69,10 @@ class Result:
     double_submit_rounds: int = 0
     double_submit_one_account: int = 0
     signup_statuses: dict[str, int] = field(default_factory=dict)
-    deletion_rounds: int = 0
-    deletions_completed: int = 0
-    deletion_rows_left: int = 0
-    chat_statuses_during_deletion: dict[str, int] = field(default_factory=dict)
 
     @property
     def http_500s(self) -> int:
-        every = (self.anonymous_statuses, self.signup_statuses, self.chat_statuses_during_deletion)
+        every = (self.anonymous_statuses, self.signup_statuses)
         return sum(count for counts in every for status, count in counts.items() if status.startswith("5"))
 
 
@@ -91,19 +83,6 @@ def table_rows(conn: psycopg.Connection) -> dict[str, int]:
     tables = [row[0] for row in conn.execute(
         "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename").fetchall()]
     return {table: conn.execute(f'SELECT count(*) FROM "{table}"').fetchone()[0] for table in tables}
-
-
-def rows_of_user(conn: psycopg.Connection, user_id: int) -> int:
-    """Rows anywhere that still name the user (every table with a user_id column, and the user)."""
-    tables = [row[0] for row in conn.execute(
-        "SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' "
-        "AND column_name = 'user_id'").fetchall()]
-    left = conn.execute("SELECT count(*) FROM auth_user WHERE id = %s", [user_id]).fetchone()[0]
-    for table in tables:
-        left += conn.execute(f'SELECT count(*) FROM "{table}" WHERE user_id = %s', [user_id]).fetchone()[0]
-    left += conn.execute("SELECT count(*) FROM chat_message m JOIN chat_conversation c ON c.id = "
-                         "m.conversation_id WHERE c.user_id = %s", [user_id]).fetchone()[0]
-    return left
 
 
 # ---------------------------------------------------------------- 1. anonymous traffic
@@ -168,62 +147,6 @@ def accounts_with(conn: psycopg.Connection, email: str) -> int:
     return conn.execute(query, [email]).fetchone()[0]
 
 
-# ---------------------------------------------------------------- 3. deletion under chat
-
-
-def _signed_in_chat(base_url: str, email: str) -> tuple[httpx.Client, int]:
-    client = httpx.Client(base_url=base_url, timeout=60)
-    token = _signup_form(client)
-    client.post("/accounts/signup/", data={"csrfmiddlewaretoken": token, "email": email,
-                                           "password1": PASSWORD, "password2": PASSWORD},
-                headers={"Referer": f"{base_url}/accounts/signup/"})
-    if client.get("/accounts/email/").status_code != 200:  # signup did not sign in: log in
-        client.get("/accounts/login/")
-        client.post("/accounts/login/", data={"csrfmiddlewaretoken": client.cookies["csrftoken"],
-                                              "login": email, "password": PASSWORD},
-                    headers={"Referer": f"{base_url}/accounts/login/"})
-    client.get("/")
-    headers = {"X-CSRFToken": client.cookies["csrftoken"]}
-    started = client.post("/api/conversations/", json={}, headers=headers)
-    started.raise_for_status()
-    return client, started.json()["id"]
-
-
-def deletion_round(base_url: str, conn: psycopg.Connection, env: dict[str, str], code: Path,
-                   email: str) -> tuple[bool, int, Counter]:
-    client, conversation_id = _signed_in_chat(base_url, email)
-    user_id = conn.execute("SELECT id FROM auth_user WHERE lower(email) = lower(%s)", [email]).fetchone()[0]
-    statuses: Counter = Counter()
-    stop = threading.Event()
-
-    def chat(number: int) -> None:
-        headers = {"X-CSRFToken": client.cookies["csrftoken"]}
-        path = f"/api/conversations/{conversation_id}/messages/"
-        turn = 0
-        while not stop.is_set():
-            turn += 1
-            body = {"content": f"Remember that my locker number is {number}-{turn}."}
-            try:
-                statuses[str(client.post(path, json=body, headers=headers).status_code)] += 1
-            except httpx.HTTPError as exc:
-                statuses[type(exc).__name__] += 1
-
-    threads = [threading.Thread(target=chat, args=(n,)) for n in range(3)]
-    for thread in threads:
-        thread.start()
-    time.sleep(1.0)
-    deleted = subprocess.run([PYTHON, "manage.py", "delete_account", email, "--noinput"], cwd=code, env=env,
-                             capture_output=True, text=True, timeout=120)
-    time.sleep(0.5)  # requests that started before the deletion finish after it
-    stop.set()
-    for thread in threads:
-        thread.join()
-    client.close()
-    if deleted.returncode:
-        print(f"  delete_account exited {deleted.returncode}: {deleted.stderr.strip()[-300:]}")
-    return deleted.returncode == 0, rows_of_user(conn, user_id), statuses
-
-
 # ---------------------------------------------------------------- the run
 
 
@@ -237,11 +160,10 @@ def server_env(args: argparse.Namespace) -> dict[str, str]:
         "ALLOWED_HOSTS": "127.0.0.1",
         "WHIZI_CHAT_MODELS": "whizi/offline",
         "WHIZI_MEMORY_MODEL": "whizi/offline",
-        # Every client comes from 127.0.0.1: with limits on, the signup and deletion
-        # rounds would measure allauth's per-address limit. A rate-limited request writing
+        # Every client comes from 127.0.0.1: with limits on, the signup rounds would
+        # measure allauth's per-address limit. A rate-limited request writing
         # no row is tests/accounts/test_owner.py's.
         "WHIZI_RATE_LIMITS_ENABLED": "false",
-        # Signup must log the account in for the deletion rounds to chat as it.
         "WHIZI_EMAIL_VERIFICATION": "optional",
         "WHIZI_LOG_LEVEL": "WARNING",
     })
@@ -290,18 +212,6 @@ def run(args: argparse.Namespace, logs: Path) -> Result:
                   f"{result.double_submit_one_account}/{result.double_submit_rounds} double submits "
                   f"left one account; statuses {result.signup_statuses}")
 
-            chat_statuses: Counter = Counter()
-            for number in range(args.deletion_rounds):
-                email = f"gone{number}@example.com"
-                done, left, statuses = deletion_round(base_url, conn, env, args.code, email)
-                result.deletion_rounds += 1
-                result.deletions_completed += done
-                result.deletion_rows_left += left
-                chat_statuses.update(statuses)
-            result.chat_statuses_during_deletion = dict(chat_statuses)
-            print(f"deletion: {result.deletions_completed}/{result.deletion_rounds} completed, "
-                  f"{result.deletion_rows_left} rows left; "
-                  f"chat statuses {result.chat_statuses_during_deletion}")
     finally:
         stack.stop()
         database_drop(args.database)
@@ -315,7 +225,6 @@ def main() -> None:
     parser.add_argument("--code", type=Path, default=ROOT, help="the checkout the servers run from")
     parser.add_argument("--requests", type=int, default=1000)
     parser.add_argument("--signup-rounds", type=int, default=10)
-    parser.add_argument("--deletion-rounds", type=int, default=10)
     parser.add_argument("--port", type=int, default=free_port())
     parser.add_argument("--database", default="bench_abuse")
     parser.add_argument("--redis-db", type=int, default=12, help="broker db; the cache uses the next")
@@ -331,8 +240,7 @@ def main() -> None:
             handle.write(json.dumps({**asdict(result), "http_500s": result.http_500s}) + "\n")
     ok = (result.rows_per_1000 == 0 and result.http_500s == 0
           and result.signup_rounds_one_account == result.signup_rounds
-          and result.double_submit_one_account == result.double_submit_rounds
-          and result.deletions_completed == result.deletion_rounds and result.deletion_rows_left == 0)
+          and result.double_submit_one_account == result.double_submit_rounds)
     sys.exit(0 if ok else 1)
 
 
