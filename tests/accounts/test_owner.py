@@ -15,7 +15,7 @@ from chat.models import Conversation
 
 from ..conftest import make_user
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def _rows() -> tuple[int, int]:

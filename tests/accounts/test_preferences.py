@@ -20,7 +20,7 @@ from accounts.preferences import (
 )
 from tests.conftest import make_user
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 MODELS = ["whizi/offline", "openai/gpt-4o-mini", "anthropic/claude-3-5-haiku"]
 

@@ -7,7 +7,7 @@ from django.test import Client
 
 from chat.models import Conversation, Message, VoiceSession, VoiceTurn
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 @pytest.fixture

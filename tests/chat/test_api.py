@@ -9,7 +9,7 @@ from chat.limits import MAX_MESSAGE_CHARS
 from chat.models import Conversation, Message
 from tests.chat.conftest import CHAT_A, CHAT_B, api_client, post_json
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def _start(client, **body) -> int:

@@ -8,7 +8,7 @@ from chat.models import Message
 from memory.models import MemoryPass
 from tests.chat.conftest import CHAT_A, post_json, published_passes
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def _conversation(client) -> int:

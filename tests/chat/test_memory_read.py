@@ -14,7 +14,7 @@ from memory.reading import memory_read_skips
 from tests.chat.conftest import CHAT_A, memory_messages, owner_of, post_json, save_memory
 from tests.chat.faults import memory_table_locked, memory_table_missing
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def _conversation(client) -> int:

@@ -15,7 +15,7 @@ from tests.chat.conftest import (
     save_memory,
 )
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 FACTS = ["Name: Ann", "Lives in Đà Nẵng"]
 

@@ -13,7 +13,7 @@ from memory.models import MemoryPass
 from tests.chat.conftest import CHAT_A, CHAT_B, OFFLINE, memory_messages, owner_of, save_memory
 from tests.conftest import guest_start
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from tests.chat.conftest import owner_of, post_json
 from tests.chat.test_page import _events, _stream
 from whizi.metrics import metric_read
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 PRICED = "openai/gpt-4o-mini"  # litellm prices it; the fake provider answers for it
 HUGE = "openai/gpt-4.1-mini"  # a window of about a million tokens

@@ -7,7 +7,7 @@ from tests.chat.conftest import OFFLINE, api_client, post_json
 
 # The offline model: the scripted one keeps its queue in the Redis these tests stop.
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ from tests.chat.conftest import (
 )
 from whizi.llm.scripted import Script
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 FACTS = ["Name is Ann Nguyễn", "Lives in Đà Nẵng", "Has a cat named Pixel"]
 

@@ -12,7 +12,7 @@ from memory.reading import memory_read_skips
 from tests.chat.conftest import api_client, owner_of, post_json, published_passes, save_memory
 from tests.chat.faults import memory_table_missing
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def _start(client) -> dict:

@@ -19,7 +19,7 @@ from accounts.owner import Owner
 from memory.models import Memory, MemoryPass
 from tests.lifecycle.helpers import give_history, make_user, owned_rows, sign_up
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from chat.models import Conversation, Message
 from lifecycle.deletion import account_delete
 from tests.lifecycle.helpers import PASSWORD, make_user, owned_rows
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def _in_thread(run: Callable[[], None]) -> threading.Thread:

@@ -21,7 +21,7 @@ from chat.models import Conversation, Message
 from tests.lifecycle.helpers import make_user, owned_rows
 from whizi.llm.scripted import Script
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from chat.models import Conversation, Message
 from lifecycle.export import account_export
 from tests.lifecycle.helpers import give_history, make_user
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from memory.store import memory_clear
 from memory.tokens import count_list_tokens
 from tests.lifecycle.helpers import give_history, give_memory, make_user, sign_up
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def test_signup_moves_the_guests_facts_chats_projects_voice_and_passes(guest_browser):

@@ -8,6 +8,8 @@ from accounts.owner import Owner
 from memory.models import Memory, MemoryPass
 from tests.lifecycle.helpers import give_history, give_memory, guest_of, log_in, make_user, sign_up
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.django_db
 def test_a_pass_running_for_the_guest_at_signup_now_belongs_to_the_account(guest_browser):

@@ -12,7 +12,7 @@ from chat.models import Conversation
 from memory.models import Memory, MemoryPass
 from tests.lifecycle.helpers import give_history, give_memory, guest_of, log_in, make_user
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def test_logging_in_merges_the_guests_facts_into_the_existing_account(guest_browser):

@@ -27,6 +27,8 @@ from lifecycle.deletion import account_find
 from memory.models import Memory
 from tests.lifecycle.helpers import PASSWORD, give_history, guest_of, make_user
 
+pytestmark = pytest.mark.slow
+
 TAKEN = "A user is already registered with this email address."
 ROUNDS = 4
 SAME_AND_MIXED_CASE = [("a@x.example", "a@x.example"), ("a@x.example", "A@X.example")]

@@ -16,7 +16,7 @@ from accounts.owner import GUEST_SESSION_KEY, Owner
 from memory.models import Memory
 from tests.lifecycle.helpers import give_memory, guest_of, log_in, make_user, sign_up
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def _session_key(browser: Client) -> str:

@@ -3,7 +3,7 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def test_signup_creates_a_user_and_signs_them_in(client):

@@ -19,7 +19,7 @@ from accounts.models import Guest
 from memory.models import Memory, MemoryPass
 from memory.tokens import count_list_tokens
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 CHANGELIST = "/admin/memory/memory/"
 PASSES = "/admin/memory/memorypass/"

@@ -15,7 +15,7 @@ from memory.models import Memory
 from tests.conftest import guest_start, make_user
 from tests.memory.store_failures import memory_row_locked, memory_unreadable
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 FACTS = ["Name is Mai Nguyen", "Has a daughter, Linh (7)", "<script>alert(1)</script>"]
 

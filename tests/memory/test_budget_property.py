@@ -14,6 +14,8 @@ from memory.parse import AnswerError, parse_answer
 from memory.prompts import Turn
 from memory.tokens import count_list_tokens
 
+pytestmark = pytest.mark.slow
+
 MAX = 2000
 
 words = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=0, max_size=600)

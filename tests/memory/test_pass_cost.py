@@ -13,7 +13,7 @@ from memory.models import MemoryPass
 from memory.run import pass_run
 from tests.memory.conftest import chat, queue_pass, saved_lines
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 @pytest.fixture

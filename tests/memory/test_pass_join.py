@@ -19,7 +19,7 @@ from memory.sources import pass_turns
 
 from .conftest import chat, queue_after_reply, saved_lines, voice
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 Trigger = MemoryPass.Trigger
 
 

@@ -16,7 +16,7 @@ from memory.models import MemoryPass
 
 from .conftest import chat, queue_after_reply
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def _lock_waits() -> int:

@@ -11,7 +11,7 @@ from whizi.llm.scripted import Script
 
 from .conftest import chat, owner_of, queue_pass, save_memory, saved_lines, voice
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 Outcome = MemoryPass.Outcome
 
 

@@ -12,7 +12,7 @@ from memory.passes import pass_queue, pass_trigger_after_reply
 
 from .conftest import chat, queue_after_reply, voice
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 
 def exchange(who, user_text, conversation=None, reply="OK."):

@@ -18,7 +18,7 @@ from memory.models import Memory
 from tests.conftest import guest_start, make_user
 from tests.memory.store_failures import memory_row_locked, memory_unreadable
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 FACTS = ["Name is Mai Nguyen", "Works as a nurse in Da Nang", "Prefers short answers"]
 HTMX = {"HTTP_HX_REQUEST": "true"}

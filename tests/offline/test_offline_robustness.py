@@ -2,12 +2,15 @@
 
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memory.prompts import Turn, pass_messages
 from tests.offline.passes import MODEL, chat_messages, memory_pass, saved_list
 from whizi.llm import complete
+
+pytestmark = pytest.mark.slow
 
 WORDS = st.sampled_from([
     "I", "my", "name", "is", "live", "in", "Hanoi", "remember", "forget", "that", "not", "blue", "—", "green",

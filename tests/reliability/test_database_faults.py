@@ -21,7 +21,7 @@ from memory.models import Memory, MemoryPass
 from memory.tasks import run_memory_pass_task
 from tests.memory.conftest import chat, queue_pass, save_memory, saved_lines
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 FACTS = ["Name is Mai Nguyen", "Works as a nurse in Da Nang"]
 CLEAR_FAILED = "Couldn't clear memory. Please try again."

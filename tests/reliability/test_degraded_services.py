@@ -30,7 +30,7 @@ from memory.models import MemoryPass
 from .conftest import redis_db
 from .test_redis_down import redis_down, signed_in
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def _pool():

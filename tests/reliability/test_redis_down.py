@@ -30,7 +30,7 @@ from whizi.llm.scripted import Script
 
 from .conftest import broker_at, cache_settings, redis_db
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 FACTS = ["Name is Sam Okafor", "Lives in Leeds"]
 

@@ -20,7 +20,7 @@ from memory.sweep import QUEUED_GRACE, pass_sweep
 from memory.tasks import sweep_memory_passes_task
 from tests.memory.conftest import chat, queue_pass, save_memory, saved_lines
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 Status = MemoryPass.Status
 
 

@@ -20,7 +20,7 @@ from django.utils.regex_helper import normalize
 from chat.models import Conversation, Message, VoiceSession
 from memory.models import Memory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 UNSAFE = ("post", "put", "patch", "delete")
 

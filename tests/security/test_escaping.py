@@ -21,7 +21,7 @@ from memory.models import Memory, MemoryPass
 from tests.conftest import guest_start
 from whizi.llm.scripted import Script
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 PAYLOADS = [
     "<script>alert(1)</script>",

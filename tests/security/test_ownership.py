@@ -21,7 +21,7 @@ from django.test import Client
 from chat.models import Conversation, Message, Project, VoiceSession, VoiceTurn
 from memory.models import Memory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 ANN_FACTS = ["Name is Ann Lee", "Has a daughter called Zoe"]
 HUGE = 10**30  # past any database integer

@@ -5,6 +5,7 @@ from django.test import override_settings
 
 from whizi.cache import ResilientRedisCache
 
+pytestmark = pytest.mark.slow
 
 def _cache_at(url: str) -> ResilientRedisCache:
     return ResilientRedisCache(url, {"OPTIONS": {"socket_connect_timeout": 0.3, "socket_timeout": 0.3}})

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = {
     "SECRET_KEY": "prod-" + "x9Q!z" * 12, "DEBUG": "false", "WHIZI_HTTPS": "true",

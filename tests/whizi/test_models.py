@@ -17,6 +17,8 @@ from tests.fake_provider import ProviderServer
 from whizi.llm import ModelError, acomplete, astream, complete, model_display_name
 from whizi.llm.catalog import models_file_load
 
+pytestmark = pytest.mark.slow
+
 MESSAGES = [{"role": "user", "content": "Hi there"}]
 
 
