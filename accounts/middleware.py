@@ -1,12 +1,11 @@
-from collections.abc import Awaitable, Callable
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
 from accounts.owner import guest_id_in_session
 from accounts.preferences import preferred_language
 from whizi.db import db_step
+from whizi.middleware import SyncAndAsyncMiddleware
 
 
 def _saved_language(request: HttpRequest) -> str:
@@ -23,7 +22,7 @@ def _use(request: HttpRequest, language: str) -> None:
         request.LANGUAGE_CODE = translation.get_language()
 
 
-class PreferenceLanguageMiddleware:
+class PreferenceLanguageMiddleware(SyncAndAsyncMiddleware):
     """Answer in the language saved in Preferences; without one, LocaleMiddleware's choice
     (Accept-Language) stands.
 
@@ -32,15 +31,6 @@ class PreferenceLanguageMiddleware:
     It never creates a guest: a visitor without one has no saved language. Sync and async:
     an async view (chat, voice) keeps no thread or connection while it awaits.
     """
-
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]]) -> None:
-        self.get_response = get_response
-        self.async_mode = iscoroutinefunction(get_response)
-        if self.async_mode:
-            markcoroutinefunction(self)
 
     def __call__(self, request: HttpRequest):
         if self.async_mode:

@@ -27,7 +27,11 @@ CONTENT_SECURITY_POLICY = "; ".join([
 ])
 
 
-class ContentSecurityPolicyMiddleware:
+class SyncAndAsyncMiddleware:
+    """A middleware that runs in whichever chain it is given: in an async one, Django
+    then needs no thread for it, so an async view (chat, voice) holds none while it
+    awaits. Subclasses write __call__ (sync) and __acall__ (async)."""
+
     sync_capable = True
     async_capable = True
 
@@ -37,6 +41,8 @@ class ContentSecurityPolicyMiddleware:
         if self.async_mode:
             markcoroutinefunction(self)
 
+
+class ContentSecurityPolicyMiddleware(SyncAndAsyncMiddleware):
     def __call__(self, request: HttpRequest) -> Any:
         if self.async_mode:
             return self.__acall__(request)
@@ -51,7 +57,7 @@ class ContentSecurityPolicyMiddleware:
         return response
 
 
-class ConnectionReleaseMiddleware:
+class ConnectionReleaseMiddleware(SyncAndAsyncMiddleware):
     """A response gives its database connection back as soon as the middleware are done
     with it, before it is sent.
 
@@ -59,15 +65,6 @@ class ConnectionReleaseMiddleware:
     a connection after the view returned, and Django gives it back only when the response
     ends: for a streamed reply, as long as the model writes. Outermost in MIDDLEWARE.
     """
-
-    sync_capable = True
-    async_capable = True
-
-    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
-        self.get_response = get_response
-        self.async_mode = iscoroutinefunction(get_response)
-        if self.async_mode:
-            markcoroutinefunction(self)
 
     def __call__(self, request: HttpRequest) -> Any:
         if self.async_mode:
