@@ -320,9 +320,7 @@ CASES: list[Case] = [
     unchanged("rule-on-an-identity-line", "removal reason", "[-1] rule", counts={"kept": 3, "refused": 1}),
     Case("prompt-example-zh-dont-mention-him", "removal reason", ZH,
          (("user", "我和李明分手了，别再提他了。"), ("assistant", "好的。")), "[-2] forgotten", ZH_SAVED,
-         removed=("男朋友叫李明",),
-         bug="memory/grammar.py is_forget_request misses '别再提他了' (don't mention him again), the "
-             "prompt's own example of a forget request, so the removal is refused"),
+         removed=("男朋友叫李明",)),
 
     # ------------------------------------------------------------ edits to placeholder text
     en("edit-to-none", "edit to placeholder", "[3] None\n[2] Lives in York\n[+] Works at Aviva"),

@@ -230,6 +230,8 @@ def test_ordinary_messages_are_not_requests(text):
     ("xóa cái đó đi", MemoryRequest.FORGET),
     ("don't bring up my ex again", MemoryRequest.FORGET),
     ("阿杰的事以后别提了", MemoryRequest.FORGET),
+    ("我和李明分手了，别再提他了。", MemoryRequest.FORGET),
+    ("不要再提起我前任了", MemoryRequest.FORGET),
     ("도윤이랑 헤어졌어. 그 사람 얘기는 기억에서 지워줘", MemoryRequest.FORGET),
 ])
 def test_everyday_requests_run_a_pass_right_away(text, kind):
@@ -247,6 +249,7 @@ def test_everyday_requests_run_a_pass_right_away(text, kind):
     "Nhớ mẹ quá!",
     "Okay, um, before I— before I forget.",
     "그 사람 얘기 들었어?",
+    "别再提醒我喝水了",
 ])
 def test_these_mentions_do_not_fire(text):
     assert memory_request_kind(text) is None
