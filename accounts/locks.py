@@ -44,6 +44,9 @@ def owner_hold(*, owner: Owner) -> None:
         raise TransactionManagementError("owner_hold() outside a transaction holds nothing")
     model: type[models.Model] = get_user_model() if owner.user_id is not None else Guest
     key = owner.user_id if owner.user_id is not None else owner.guest_id
+    # Raw SQL, as the ORM has no FOR KEY SHARE; the key as the backend stores it (SQLite
+    # keeps a UUID as 32 hex characters).
+    key = model._meta.pk.get_db_prep_value(key, connection)
     lock = " FOR KEY SHARE" if connection.vendor == "postgresql" else ""
     table = connection.ops.quote_name(model._meta.db_table)
     pk = connection.ops.quote_name(model._meta.pk.column)

@@ -102,3 +102,45 @@ def test_production_settings_pass_check_deploy():
     ))
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+GUEST_ON_SQLITE = """
+import json, django
+django.setup()
+from django.db import connection
+from django.test import Client
+from django.test.utils import setup_test_environment
+from accounts.preferences import chat_models
+from chat.models import Conversation
+
+setup_test_environment()
+connection.creation.create_test_db(verbosity=0)  # in memory: var/whizi.sqlite3 is untouched
+browser = Client()
+json_post = dict(content_type="application/json")
+answers = {
+    "home": browser.get("/").status_code,
+    "message": browser.post("/send/", {"content": "My name is Mai. Remember that."}).status_code,
+    "conversation": browser.post("/api/conversations/", "{}", **json_post).status_code,
+    "voice": browser.post("/api/voice/sessions/", "{}", **json_post).status_code,
+    "project": browser.post("/projects/", {"name": "Trip to Hue"}).status_code,
+    "preferences": browser.post("/settings/", {"language": "vi", "chat_model": chat_models()[0]}).status_code,
+    "clear": browser.post("/settings/memory/clear/").status_code,
+    "signup": browser.post("/accounts/signup/", {"email": "mai@example.com",
+                                                  "password1": "a-long-pass-phrase",
+                                                  "password2": "a-long-pass-phrase"}).status_code,
+}
+answers["conversations_of_the_account"] = Conversation.objects.filter(user__email="mai@example.com").count()
+print(json.dumps(answers))
+"""
+
+
+@pytest.mark.slow
+def test_a_guests_every_write_works_on_the_embedded_sqlite_default():
+    """`make run` serves SQLite: the owner lock and everything a guest keeps work there too."""
+    redis = {"REDIS_URL": os.environ["REDIS_URL"]}  # this test's own Redis for the broker
+    result = _run(redis, GUEST_ON_SQLITE)
+
+    assert result.returncode == 0, result.stderr[-3000:]
+    answers = json.loads(result.stdout.strip().splitlines()[-1])
+    assert answers == {"home": 200, "message": 302, "conversation": 201, "voice": 201, "project": 302,
+                       "preferences": 302, "clear": 302, "signup": 302, "conversations_of_the_account": 2}
