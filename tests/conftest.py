@@ -150,6 +150,38 @@ def private_redis():
     server.stop()
 
 
+def _database_quiet_wait(timeout: float = 20) -> None:
+    """Wait until no other session on the test database is inside a statement or a
+    transaction: a server or worker still saving a reply (the browser already shows its
+    text) would otherwise deadlock with the flush's TRUNCATE."""
+    import time
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    deadline = time.monotonic() + timeout
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                           " AND pid <> pg_backend_pid() AND state IS NOT NULL AND state <> 'idle'")
+            if cursor.fetchone()[0] == 0:
+                return
+            time.sleep(0.05)
+
+
+@pytest.fixture(autouse=True)
+def _database_quiet_before_flush(request):
+    """A test on committed data (servers, workers, browsers) ends with the database flushed;
+    this fixture's teardown runs first (pytest-django's own set-up comes before it)."""
+    yield
+    marker = request.node.get_closest_marker("django_db")
+    transactional = (marker is not None and marker.kwargs.get("transaction")) or any(
+        name in request.fixturenames for name in ("transactional_db", "live_server", "celery_worker"))
+    if transactional:
+        _database_quiet_wait()
+
+
 @pytest.fixture(autouse=True)
 def _default_language():
     """Each test starts in English: a language a request activated stays on its thread."""

@@ -36,3 +36,13 @@ def browser() -> Iterator[object]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(autouse=True)
+def _contexts_closed_after_test(request):
+    """Each test's tabs close when it ends, so none keeps polling the server (a reply's
+    memory mark) while the next test's data is being flushed."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()

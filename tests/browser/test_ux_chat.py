@@ -150,6 +150,8 @@ def test_stop_ends_the_reply_and_keeps_the_message_for_a_later_try(browser, asgi
     script.reply("Roses are red.")
     page.get_by_role("button", name="Try again").click()
     expect(page.locator(".msg-assistant .msg-body")).to_have_text("Roses are red.")
+    expect(page.locator(".msg-assistant .msg-model")).to_have_count(1)  # saved, not only streamed
+    assert Message.objects.filter(role="assistant", content="Roses are red.").exists()
 
 
 def test_messages_say_who_wrote_them(browser, asgi_server, script):  # noqa: F811
