@@ -6,11 +6,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "whizi.settings")
 
 application = get_asgi_application()
 
-# litellm and the tokenizer take seconds to load: load them (and build the model router)
-# as the process starts, not inside the first chats' database steps.
-import tiktoken  # noqa: E402
+# Load litellm, the Router and the tokenizers as the process starts, not inside the
+# first chats, on the event loop every request shares (whizi.llm.llm_warm).
+from whizi.llm import llm_warm  # noqa: E402
 
-from whizi.llm.router import model_router  # noqa: E402
-
-model_router()
-tiktoken.get_encoding("o200k_base")  # kept by tiktoken: every later count uses it
+llm_warm()
