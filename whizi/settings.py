@@ -333,6 +333,9 @@ WHIZI_MEMORY_MODEL = (os.environ.get("WHIZI_MEMORY_MODEL", "").strip() or _model
 # The whole time a chat reply may take, retries and fallbacks included, streamed or not.
 WHIZI_CHAT_TIMEOUT = envfloat("WHIZI_CHAT_TIMEOUT", "60")
 WHIZI_CHAT_RETRIES = envint("WHIZI_CHAT_RETRIES", "2")
+# A rate-limited chat call whose Retry-After is at most this many seconds is asked again
+# once, within WHIZI_CHAT_TIMEOUT; a longer wait is told to the person (whizi.llm).
+WHIZI_CHAT_RATE_LIMIT_WAIT = envfloat("WHIZI_CHAT_RATE_LIMIT_WAIT", "3")
 # Longest chat reply asked for, unless a model's own max_tokens says otherwise.
 WHIZI_CHAT_MAX_TOKENS = envint("WHIZI_CHAT_MAX_TOKENS", "2048")
 # Product cap on the history sent with each message, in the model's tokens: a long chat

@@ -128,6 +128,55 @@ def test_each_class_of_failure_is_told_and_logged_once(guest, fake_provider, set
     assert list(Message.objects.values_list("role", "content")) == [("user", "Plan my week")]
 
 
+def test_a_short_rate_limit_is_waited_out_and_the_reply_arrives(guest, fake_provider):
+    fake_provider.rate_limit("gpt-4o-mini", retry_after=1).reply("gpt-4o-mini", "Here is your week.")
+    conversation_id = _start(guest, PRICED)
+
+    response = _say(guest, conversation_id, "Plan my week")
+
+    assert response.status_code == 200, response.content
+    assert response.json()["reply"] == "Here is your week."
+    assert len(fake_provider.requests("gpt-4o-mini")) == 2
+
+
+def test_a_short_rate_limit_is_waited_out_before_a_stream_starts(fake_provider):
+    fake_provider.rate_limit("gpt-4o-mini", retry_after=1).reply("gpt-4o-mini", "Streamed after the wait.",
+                                                                 chunks=2)
+
+    response, chunks = _stream({"content": "Hello", "model": PRICED})
+
+    events = _events(b"".join(chunks))
+    assert [name for name, _ in events][-1] == "done"
+    assert "".join(data for name, data in events if name == "token") == "Streamed after the wait."
+    assert len(fake_provider.requests("gpt-4o-mini")) == 2
+
+
+@pytest.mark.parametrize(("retry_after", "chat_timeout"), [(7, 60), (2, 1.5)],
+                         ids=["longer-than-worth-waiting", "longer-than-the-deadline-left"])
+def test_a_long_rate_limit_is_told_at_once_with_the_providers_retry_after(guest, fake_provider, settings,
+                                                                         retry_after, chat_timeout):
+    settings.WHIZI_CHAT_TIMEOUT = chat_timeout
+    fake_provider.rate_limit("gpt-4o-mini", retry_after=retry_after).reply("gpt-4o-mini", "Too late.")
+    conversation_id = _start(guest, PRICED)
+
+    response = _say(guest, conversation_id, "Plan my week")
+
+    assert response.status_code == 503
+    assert response["Retry-After"] == str(retry_after)
+    assert len(fake_provider.requests("gpt-4o-mini")) == 1
+
+
+def test_a_rate_limit_is_waited_out_once_only(guest, fake_provider):
+    fake_provider.rate_limit("gpt-4o-mini", retry_after=1).rate_limit("gpt-4o-mini", retry_after=1)
+    conversation_id = _start(guest, PRICED)
+
+    response = _say(guest, conversation_id, "Plan my week")
+
+    assert response.status_code == 503 and response["Retry-After"] == "1"
+    assert len(fake_provider.requests("gpt-4o-mini")) == 2
+    assert list(Message.objects.values_list("role", flat=True)) == ["user"]
+
+
 def test_a_stream_that_breaks_is_an_error_event_counted_for_monitoring(fake_provider, caplog):
     before = metric_read("chat:stream_failed")
     fake_provider.error_mid_stream("gpt-4o-mini", "one two three four", after_chunks=2, chunks=4)

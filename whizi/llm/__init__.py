@@ -20,7 +20,7 @@ import logging
 import sys
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -29,7 +29,7 @@ from whizi.llm.catalog import ModelSpec, model_spec
 from whizi.llm.errors import ModelError, model_error_from
 
 __all__ = ["Completion", "ModelError", "ModelSpec", "ReplyStream", "acomplete", "astream", "complete",
-           "litellm_module", "llm_warm", "model_display_name", "model_lookup", "stream"]
+           "litellm_module", "llm_warm", "model_display_name", "model_lookup", "rate_limit_wait", "stream"]
 
 log = logging.getLogger(__name__)
 _lock = threading.Lock()
@@ -214,14 +214,52 @@ async def acomplete(*, model: str, messages: list[dict[str, str]], timeout: floa
     from whizi.llm.router import model_router
 
     spec = model_lookup(model)
+    deadline = asyncio.get_running_loop().time() + timeout
+    response = await _within(deadline, lambda: model_router().acompletion(
+        model=spec.name, messages=messages, timeout=_attempt_timeout(spec, timeout),
+        num_retries=_retries(spec), **_call_params(spec, params)))
     try:
-        async with asyncio.timeout(timeout):
-            response = await model_router().acompletion(
-                model=spec.name, messages=messages, timeout=_attempt_timeout(spec, timeout),
-                num_retries=_retries(spec), **_call_params(spec, params))
         return _completion(response, spec)
     except Exception as exc:
         raise model_error_from(exc, litellm_module()) from exc
+
+
+async def _within(deadline: float, call: Callable[[], Awaitable[Any]]) -> Any:
+    """`call()` before the deadline; a rate limit with a short Retry-After is waited out
+    once (rate_limit_wait). Failures come back as ModelError."""
+    loop = asyncio.get_running_loop()
+    waited = False
+    while True:
+        try:
+            async with asyncio.timeout_at(deadline):
+                return await call()
+        except Exception as exc:
+            error = model_error_from(exc, litellm_module())
+            wait = None if waited else rate_limit_wait(error, remaining=deadline - loop.time())
+            if wait is None:
+                raise error from exc
+        waited = True
+        log.info("model rate-limited: asking again in %.1f s, as the provider said", wait)
+        await asyncio.sleep(wait)
+
+
+def rate_limit_wait(error: ModelError, *, remaining: float) -> float | None:
+    """How long to wait before asking once more, or None to give up now.
+
+    The Router sends a rate-limited call straight to its fallbacks; when there are none
+    (or they are limited too), a person waiting on a reply is better served by a short
+    wait than by an error, if the provider says the wait is short
+    (WHIZI_CHAT_RATE_LIMIT_WAIT) and it fits in what is left of the chat's deadline. A
+    longer wait comes back at once, with the provider's Retry-After to tell them.
+    """
+    from django.conf import settings
+
+    wait = error.retry_after
+    if error.kind != "rate_limit" or wait is None:
+        return None
+    if wait > settings.WHIZI_CHAT_RATE_LIMIT_WAIT or wait >= remaining:
+        return None
+    return wait
 
 
 def _retries(spec: ModelSpec) -> int:
@@ -258,12 +296,11 @@ class ReplyStream:
         pieces: list[str] = []
         usage = None
         try:
-            async with asyncio.timeout_at(deadline):
-                response = await model_router().acompletion(
-                    model=self.spec.name, messages=self.messages, stream=True,
-                    stream_options={"include_usage": True},
-                    timeout=_attempt_timeout(self.spec, self.timeout), num_retries=_retries(self.spec),
-                    **_call_params(self.spec, self.params))
+            response = await _within(deadline, lambda: model_router().acompletion(
+                model=self.spec.name, messages=self.messages, stream=True,
+                stream_options={"include_usage": True},
+                timeout=_attempt_timeout(self.spec, self.timeout), num_retries=_retries(self.spec),
+                **_call_params(self.spec, self.params)))
             chunks = aiter(response)
             while True:
                 # The deadline is kept around each read, never across a yield: the time

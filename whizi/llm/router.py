@@ -56,8 +56,8 @@ def router_config() -> dict[str, Any]:
         "num_retries": 0,
         # Retries are for faults that pass (timeouts, 5xx). A rate limit goes straight to
         # the model's fallback, or back to the caller with the provider's Retry-After: a
-        # person waiting on a chat reply is better told when to try again than kept
-        # waiting, and the memory pass waits at its own level (memory.run).
+        # chat waits out a short one itself, within its deadline (whizi.llm.rate_limit_wait),
+        # and the memory pass waits at its own level (memory.run).
         "retry_policy": {"RateLimitErrorRetries": 0, "AuthenticationErrorRetries": 0,
                          "BadRequestErrorRetries": 0, "NotFoundErrorRetries": 0,
                          "ContentPolicyViolationErrorRetries": 0},
