@@ -89,13 +89,39 @@ def celery_worker(transactional_db, _module_worker):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _memory_reader_connections_closed(django_db_setup):
-    """Memory reader threads keep a connection (memory.reading): closed before the test
-    database is dropped."""
+def _test_database_connections_closed(django_db_setup, django_db_blocker):
+    """Every connection to the test database is closed before it is dropped: the memory
+    reader threads' (memory.reading), this process's pool, and any left by a server."""
     yield
     from memory.reading import memory_readers_close
 
     memory_readers_close()
+    with django_db_blocker.unblock():
+        _database_leftover_sessions_end()
+
+
+def _database_leftover_sessions_end() -> None:
+    """Close this process's connection pool and end any other session still on the test
+    database (a server's, a thread's); those are written to test-artifacts."""
+    from django.db import connection, connections
+
+    if connection.vendor != "postgresql":
+        return
+    for each in connections.all(initialized_only=True):
+        if getattr(each, "pool", None) is not None:
+            each.close_pool()  # this process's own pooled connections
+    name = connection.settings_dict["NAME"]
+    with connection._nodb_cursor() as cursor:  # on the "postgres" database, outside the pool
+        cursor.execute("SELECT pid, application_name, state, left(query, 200) FROM pg_stat_activity"
+                       " WHERE datname = %s", [name])
+        leftovers = cursor.fetchall()
+        for pid, *_ in leftovers:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+    if leftovers:
+        ARTIFACTS.mkdir(exist_ok=True)
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        with open(ARTIFACTS / f"leftover-sessions-{worker}.txt", "a") as log:
+            log.writelines(f"{row}\n" for row in leftovers)
 
 
 @pytest.fixture
