@@ -129,9 +129,10 @@ def llm_warm() -> None:
             log.warning("model warm-up failed; the first chat loads what it needs", exc_info=True)
 
     # Its own thread and event loop: a server may import the application inside its loop.
-    thread = threading.Thread(target=run, name="llm-warm-up")
+    # Bounded, so a warm-up that somehow hangs never keeps the server from starting.
+    thread = threading.Thread(target=run, name="llm-warm-up", daemon=True)
     thread.start()
-    thread.join()
+    thread.join(timeout=30)
 
 
 # ---------------------------------------------------------------- the catalogue
