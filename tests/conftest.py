@@ -110,6 +110,7 @@ def _database_leftover_sessions_end() -> None:
     for each in connections.all(initialized_only=True):
         if getattr(each, "pool", None) is not None:
             each.close_pool()  # this process's own pooled connections
+    connections.close_all()  # and its own unpooled ones: what is left is someone else's
     name = connection.settings_dict["NAME"]
     with connection._nodb_cursor() as cursor:  # on the "postgres" database, outside the pool
         cursor.execute("SELECT pid, application_name, state, left(query, 200) FROM pg_stat_activity"
