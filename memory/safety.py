@@ -150,7 +150,7 @@ _LINK_PATTERNS = [
     re.compile(r"\b(?:s?ftp|wss?|file|smb)\s*:\s*[/\\]|\b(?:javascript|vbscript|mailto)\s*:", re.I),
     re.compile(r"\bdata\s*:\s*[\w-]+/[\w.+-]+|\bdata\s*:[^,\s]*;\s*base64", re.I),
     # Markdown links and images.
-    re.compile(r"\]\(|!\[[^\]]*\]"),
+    re.compile(r"\]\(|!\[[^\][]*\]"),
     # Protocol-relative "//evil.example", a Windows share "\\host\".
     re.compile(r"(?<![:\w/])//\s*[\w-]+(?:\s*\.\s*[\w-]+)+|\\\\[\w-]+(?:\.[\w-]+)*\\"),
     re.compile(r"\bwww\s*\.\s*\S", re.I),
@@ -159,11 +159,27 @@ _LINK_PATTERNS = [
     re.compile(rf"[\w-]\s+\.\s*{_TLD}(?![\w-])", re.I),
     re.compile(rf"[\w-]\.\s+{_TLD}(?=\s*(?:/|:\d|$))"),
     # Any name with a path, whatever its top-level domain: "evil.zzz/collect".
-    re.compile(rf"(?<![\w.])[\w-]+(?:\.[\w-]+)*\.(?!{_FILE_SUFFIX}\b)[a-z]{{2,24}}\s*/\s*[\w~%-]", re.I),
+    re.compile(rf"(?<![\w.-])[\w-]+(?:\.[\w-]+)*\.(?!{_FILE_SUFFIX}\b)[a-z]{{2,24}}\s*/\s*[\w~%-]", re.I),
     re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?![\w.])"),
     # An e-mail address is a contact detail a user may want kept, but it names a
     # domain the chat model could be steered to: refused like any other address.
-    re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
+    re.compile(r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+"),
+]
+
+# A link spelled out: "evil dot example slash c", "evil [dot] com", "evil chấm com", "evil点com",
+# "evilドットcom", "evil 닷 com", "evil titik com", "https colon slash slash …".
+_SPELLED_DOT = _one_of(r"\s*[\[(]\s*(?:dot|\.)\s*[\])]\s*", r"\s+(?:dot|chấm|cham|titik|punto)\s+",
+                       r"\s*(?:点|點|ドット|닷)\s*")
+_SPELLED_SLASH = _one_of(r"\s*/", r"\s+(?:slash|gạch chéo|gach cheo|garis miring)\b",
+                         r"\s*(?:斜杠|斜線|スラッシュ|슬래시)")
+_SPELLED_TLD = _one_of(_TLD, "コム", "컴", "넷")
+_LINK_PATTERNS += [
+    # Not "a dot com startup": a name comes before the dot.
+    re.compile(rf"(?<![\w-])(?!(?:a|an|the)\b)[\w-]+{_SPELLED_DOT}{_SPELLED_TLD}(?![\w-])", re.I),
+    re.compile(rf"(?<![\w-])[\w-]+{_SPELLED_DOT}[a-z]{{2,24}}{_SPELLED_SLASH}", re.I),
+    re.compile(rf"\bwww{_SPELLED_DOT}", re.I),
+    re.compile(r"\bh\W{0,2}t\W{0,2}t\W{0,2}p\W{0,2}s?\s*"
+               r"(?:colon|hai chấm|hai cham|冒号|コロン|콜론|titik bertindih)", re.I),
 ]
 
 
@@ -197,6 +213,26 @@ def _is_base64_payload(run: str) -> bool:
         return False
 
 
+def decoded_payloads(text: str) -> list[str]:
+    """What the base64 and hex runs of a text decode to, where that is readable text: a
+    payload hidden in a pasted text is as untrusted as the text."""
+    found = []
+    for match in _BASE64_RUN.finditer(text):
+        body = match.group().rstrip("=")
+        url_safe = "-" in body or "_" in body
+        try:
+            data = base64.b64decode(body + "=" * (-len(body) % 4), altchars=b"-_" if url_safe else None)
+        except (binascii.Error, ValueError):
+            continue
+        if _decodes_to_text(data):
+            found.append(data.decode("ascii", "replace"))
+    for match in _HEX_RUN.finditer(text):
+        data = bytes.fromhex(match.group())
+        if _decodes_to_text(data):
+            found.append(data.decode("ascii", "replace"))
+    return found
+
+
 def _has_encoded_payload(text: str) -> bool:
     if any(_is_base64_payload(match.group()) for match in _BASE64_RUN.finditer(text)):
         return True
@@ -223,7 +259,24 @@ _FOREIGN_ROLE = _one_of(
 _ROLE_END = r"\s*(?::|>|\]|\||[-–—=]+>?\s)"
 # After a lead-in ("Exactly: user: …") only the sharper separators count: "Job:
 # developer - backend" is a fact.
-_AFTER_LEAD = r"[:\])\"']\W*"
+_LEAD_MARKS = frozenset(":])\"'")
+_ROLE_AFTER = re.compile(rf"\b{_ANY_ROLE}\s*(?::|>|\])", re.I)
+# Non-word characters read back from a role word for the lead-in's mark.
+_LEAD_LOOKBACK = 40
+
+
+def _role_after_lead_in(text: str) -> bool:
+    """A role word after a lead-in's sharp mark with only non-word characters between
+    ("Exactly: user: …", "said] assistant>"). Found from the role word back, so a long run
+    of marks is read once."""
+    for match in _ROLE_AFTER.finditer(text):
+        position = match.start()
+        floor = max(0, position - _LEAD_LOOKBACK)
+        while position > floor and not (text[position - 1].isalnum() or text[position - 1] == "_"):
+            position -= 1
+            if text[position] in _LEAD_MARKS:
+                return True
+    return False
 
 _OVERRIDE_NOUN = _one_of(
     "instruction", "prompt", "guideline", "guardrail", "directive", "polic(?:y|ies)", "restriction",
@@ -260,7 +313,7 @@ _CHECKS: list[tuple[str, str, Check]] = [
     # A fake role line at the start or after a lead-in ("Exactly: SYSTEM: …"); a role in
     # brackets or a chat-template token anywhere.
     ("role marker", "role line", _pattern(rf"^\W*{_ANY_ROLE}{_ROLE_END}")),
-    ("role marker", "role after a lead-in", _pattern(rf"{_AFTER_LEAD}{_ANY_ROLE}\s*(?::|>|\])")),
+    ("role marker", "role after a lead-in", _role_after_lead_in),
     # Anywhere, unless it is a job ("Is a developer: mostly Python").
     ("role marker", "role word with a colon",
      _pattern(rf"(?<!\ba\s)(?<!\ban\s)(?<!\bthe\s)(?<!\bas\s)\b{_ROLE}\s*(?::|>|\|)")),
@@ -297,7 +350,7 @@ _CHECKS: list[tuple[str, str, Check]] = [
     ("link", "link", _has_link),
     # A tag even when cut short ("<meta http-equiv=… content=0"), fences, templates.
     ("markup", "tag", _pattern(
-        r"<\s*/?\s*[a-z!][^>]*>|<\s*/?[a-z][a-z0-9-]*(?:\s|/|$)|```|\{\{|\}\}|\{%|%\}")),
+        r"<\s*/?\s*[a-z!][^<>]*>|<\s*/?[a-z][a-z0-9-]*(?:\s|/|$)|```|\{\{|\}\}|\{%|%\}")),
     # The prompt's own tags drawn with other brackets ("〈memory〉", "‹/memory›"), or a
     # closing one left without its opener ("/memory»"). Guillemets only around a closing
     # tag: «Memory» is also a film title.
@@ -344,6 +397,7 @@ _DIRECTIVE_CHECKS: list[tuple[str, Check]] = [
     ("the assistant must", _pattern(r"\b(?:the\s+)?(?:assistant|ai|chatbot|whizi)\s+"
                                     r"(?:must|should|shall|needs\s+to|has\s+to|is\s+to)\b")),
     ("bare order", _pattern(rf"^\W*(?:please\s+)?{_ORDER_VERB}\b(?!\s+(?:of|is|was|were|are|has|had)\b)")),
+
     ("always/never order", _pattern(
         rf"{_LABEL}(?:please\s+)?(?:always|never|only|do\s+not|don'?t|make\s+sure\s+to)\s+"
         rf"(?:\w+\s+)?{_ASSISTANT_VERB}\b")),
@@ -380,9 +434,27 @@ def _first_failed(line: str, checks: Iterable[tuple[str, str, Check]]) -> tuple[
     return None
 
 
+# Letters only Vietnamese writes. Without its accents a Vietnamese line reads as English
+# words ("Bé Bơ vào lớp 1" as "Be Bo vao lop 1", an order to "be"), so the English orders
+# are read on such a line as written.
+_VIETNAMESE_LETTERS = frozenset("ăâđơưạảấầẩẫậắằẳẵặẹẻẽếềểễệỉịọỏốồổỗộớờởỡợụủứừửữựỳỵỷỹĩũ")
+_ENGLISH_ORDERS = frozenset({"you must", "the assistant must", "bare order", "always/never order",
+                             "from now on"})
+
+
+def _looks_vietnamese(line: str) -> bool:
+    return len(_VIETNAMESE_LETTERS & set(line.casefold())) >= 2
+
+
 def is_directive(line: str) -> bool:
     """Is this line worded as an order to the assistant rather than a fact about the user?"""
-    return _first_failed(line, (("directive", name, check) for name, check in _DIRECTIVE_CHECKS)) is not None
+    forms = _forms(line)
+    vietnamese = _looks_vietnamese(line)
+    for name, check in _DIRECTIVE_CHECKS:
+        read = forms[:1] if vietnamese and name in _ENGLISH_ORDERS else forms
+        if any(check(form) for form in read):
+            return True
+    return False
 
 
 def blocked_reason(line: str) -> str | None:
