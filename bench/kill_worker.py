@@ -224,13 +224,13 @@ class KillBench:
         from django.db import transaction
 
         from chat.models import Message
-        from memory.passes import pass_queue_after_reply
+        from memory.passes import pass_asked_for, pass_queue_after_reply
 
         with transaction.atomic():
             Message.objects.create(conversation=self.conversation, role="user", content=text)
             reply = Message.objects.create(conversation=self.conversation, role="assistant", content="Noted!")
             memory_pass = pass_queue_after_reply(
-                owner=self.owner, user_text=text, reply_id=reply.pk,
+                owner=self.owner, user_asked=pass_asked_for(text), reply_id=reply.pk,
                 turns_after=self.conversation.messages.count(), conversation_id=self.conversation.pk,
             )
         assert memory_pass is not None, "a remember request always queues a pass"

@@ -28,7 +28,7 @@ from chat.limits import MAX_TITLE_CHARS, message_content_check
 from chat.model_choice import chat_model_choose, model_reply_tokens
 from chat.models import Conversation, Message
 from chat.prompt import ChatRequest, chat_request_assemble
-from memory.passes import pass_queue_after_reply
+from memory.passes import pass_asked_for, pass_queue_after_reply
 from memory.reading import MemoryRead
 from memory.tokens import count_tokens
 from whizi.db import db_release, db_step_queued
@@ -49,6 +49,7 @@ class Exchange:
     user_message: Message
     request: ChatRequest
     memory: MemoryRead
+    memory_asked: bool  # the message asks Whizi to remember or forget (read before any lock)
 
     @property
     def model(self) -> str:
@@ -77,6 +78,7 @@ def chat_exchange_open(*, conversation: Conversation, content: object,
     with nothing saved."""
     text = message_content_check(content)
     chosen = chat_model_choose(requested=model, current=conversation.model)
+    memory_asked = pass_asked_for(text)
     # Started before the user's message is saved, so opening the reader's connection
     # overlaps those writes as well as the history load.
     memory = MemoryRead.start(owner=Owner.of(conversation))
@@ -102,7 +104,8 @@ def chat_exchange_open(*, conversation: Conversation, content: object,
         for name, value in updates.items():
             setattr(conversation, name, value)
     request = chat_request_assemble(conversation=conversation, user_message=user_message, model=chosen)
-    return Exchange(conversation=conversation, user_message=user_message, request=request, memory=memory)
+    return Exchange(conversation=conversation, user_message=user_message, request=request, memory=memory,
+                    memory_asked=memory_asked)
 
 
 def chat_exchange_begin(*, conversation: Conversation, content: object,
@@ -168,9 +171,8 @@ def chat_exchange_finish(*, exchange: Exchange, completion: Completion) -> ChatR
         turns = conversation.messages.filter(id__lte=assistant.pk).count()
         try:
             with transaction.atomic():
-                pass_queue_after_reply(owner=owner, turns_after=turns,
-                                       user_text=exchange.user_message.content, reply_id=assistant.pk,
-                                       conversation_id=conversation.pk)
+                pass_queue_after_reply(owner=owner, turns_after=turns, user_asked=exchange.memory_asked,
+                                       reply_id=assistant.pk, conversation_id=conversation.pk)
         except DatabaseError:
             # The reply matters more than one pass; the next trigger rewrites the whole list.
             log.exception("could not queue a memory pass for conversation %s", conversation.pk)

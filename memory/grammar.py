@@ -56,6 +56,7 @@ class _Words:
     everything: str  # "everything about me": forget the whole list
     topic: str  # "everything about", "pasal", "のこと": trimmed from a content
     tail: str  # politeness and particles trimmed from a content's end
+    reason: str = ""  # where a reason given after the content starts ("… because …"): trimmed
     complement: str = ""  # "that", "rằng", "bahawa": the word before a stated content
     self_subject: str = ""  # "저는 … 기억해요" is the user speaking of themselves
     asks: str = ""  # a question that is still a request ("can you remember …?")
@@ -70,7 +71,7 @@ _C = r"(?P<content>.*?)"  # a content, shortest first so the tail can be trimmed
 # ---------------------------------------------------------------- English
 _EN_LEAD = (
     r"^(?:(?:hey|hi|ok|okay|so|and|also|oh|btw|by the way|whizi|please|pls|plz|kindly|now|just|but|then"
-    r"|actually|yeah|yes|anyway|one more thing)\b[\s,!]*)*"
+    r"|actually|yeah|yes|anyway|one more thing)\b[\s,!]*)*+"
     r"(?:(?:can|could|would|will) you(?: please)?\s+|i (?:want|need|would like|'d like) you to\s+"
     r"|make sure (?:you |to )?|be sure to\s+|try to\s+)?(?:(?:please|pls|also|always)\s+)?"
 )
@@ -103,15 +104,15 @@ ENGLISH = _Words(
                r"(?: about me)?|all my data|anything about me)",
     topic=r"^(?:(?:everything|anything|all|what i said|the (?:fact|part|bit)) (?:about|that|on)|about)\s+",
     tail=r"(?:(?:^|\s+)(?:please|for me|ok|okay|thanks|thank you|for later|for next time|too|as well|down"
-         r"|at all|yeah|right|from now on|going forward|in future|for the future))+$"
-         r"|\s+(?:so|because|since|as|for|in case)\b.*$",
+         r"|at all|yeah|right|from now on|going forward|in future|for the future))+$",
+    reason=r"\s(?:so|because|since|as|for|in case)\b",
     asks=r"^(?:\w+\s+)*?(?:can|could|would|will) you\b",
     complement=r"^(?:that|this)\s*[:,]?\s+|^:\s*",
 )
 
 # ---------------------------------------------------------------- Vietnamese
 _VI_LEAD = (
-    r"^(?:(?:à|ờ|ừ|ok|okay|vậy|và|còn|nhân tiện|nhân đây|này|ê|whizi|bạn|cậu|mày|à mà|mà)\b\s*,?\s*)*"
+    r"^(?:(?:à|ờ|ừ|ok|okay|vậy|và|còn|nhân tiện|nhân đây|này|ê|whizi|bạn|cậu|mày|à mà|mà)\b[\s,]*)*+"
     r"(?:(?:hãy|làm ơn|xin|vui lòng|giúp tôi|giúp mình|giùm tôi|giùm mình|bạn hãy|nhớ là)\s+)*"
 )
 _VI_HELP = r"(?:\s+(?:giúp|giùm|dùm|hộ)(?:\s+(?:tôi|mình|em|tớ))?)?"
@@ -142,7 +143,7 @@ VIETNAMESE = _Words(
 # ---------------------------------------------------------------- Malay
 _MS_LEAD = (
     r"^(?:(?:tolong|sila|boleh|awak|kamu|anda|whizi|ok|okey|oh|dan|juga|jadi|eh|hai|mulai sekarang)\b"
-    r"\s*,?\s*)*"
+    r"[\s,]*)*+"
 )
 _MS_MEMORY = r"(?:ingatan|memori)(?:\s+(?:awak|anda|kamu))?"
 MALAY = _Words(
@@ -169,8 +170,8 @@ MALAY = _Words(
 )
 
 # ---------------------------------------------------------------- Chinese (simplified)
-_ZH_LEAD = (r"^(?:(?:好的|那个|对了|另外|还有|嗯|哦)[，,\s]*)*(?:从现在(?:开始|起)|以后|今后)?[，,\s]*"
-            r"(?:请你?|麻烦你?|你|帮我|给我|我希望你|我想让你|你要|一定要|要|千万)*")
+_ZH_LEAD = (r"^(?:(?:好的|那个|对了|另外|还有|嗯|哦)[，,\s]*)*+(?:从现在(?:开始|起)|以后|今后)?[，,\s]*+"
+            r"(?:请你?|麻烦你?|你|帮我|给我|我希望你|我想让你|你要|一定要|要|千万)*+")
 _ZH_END = r"(?:吧|哦|啊|哈|呀|一下|好吗|好不好)*"
 CHINESE = _Words(
     forms=_forms(F,
@@ -246,8 +247,12 @@ _BY_SCRIPT = {
 }
 _SCRIPTS = (("hangul", re.compile(r"[\uac00-\ud7a3]")), ("kana", re.compile(r"[\u3040-\u30ff]")),
             ("han", re.compile(r"[\u4e00-\u9fff]")))
-_QUESTION = re.compile(r"[?？]+\s*$")
-_ENDS = re.compile(r"[\s.,;:!。，、！~…\"'“”‘’)\]）」』]+$")
+# What ends a clause without saying anything: spaces, punctuation, closing quotes.
+_END_CHARS = frozenset(" \t\n\r\f\v.,;:：!。，、！~…\"'“”‘’)]）」』\u3000\xa0")
+_TRIM_CHARS = " \t,:：，"
+# Politeness and particles are short: the tail is read in windows of this many characters
+# from the end, so trimming a clause costs the same per character however long it is.
+TAIL_WINDOW = 80
 
 
 def _clean(text: str) -> str:
@@ -269,15 +274,39 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 _CACHE: dict[str, re.Pattern[str]] = {}
 
 
+def _end_stripped(text: str, end: int) -> int:
+    while end > 0 and (text[end - 1] in _END_CHARS or text[end - 1].isspace()):
+        end -= 1
+    return end
+
+
+def _tail_trimmed(words: _Words, text: str) -> str:
+    """`text` without the spaces, punctuation, politeness and particles it ends with."""
+    tail = _compiled(words.tail)
+    end = _end_stripped(text, len(text))
+    while end > 0:
+        start = max(0, end - TAIL_WINDOW)
+        if start > 0:  # begin the window at a word, so "^" in a tail means a word's start
+            space = text.find(" ", start, end)
+            start = space if space >= 0 else start
+        window = text[start:end]
+        trimmed = start + len(tail.sub("", window, count=1))
+        trimmed = _end_stripped(text, trimmed)
+        if trimmed == end:
+            break
+        end = trimmed
+    return text[:end]
+
+
 def _content(words: _Words, kind: MemoryRequest, match: re.Match[str]) -> tuple[str, bool]:
     """The content with its topic words and tail trimmed; ("", True) for "everything"."""
     groups = match.groupdict()
     content = groups.get("rest") or groups.get("content") or ""
-    previous = None
-    while previous != content:
-        previous = content
-        content = _ENDS.sub("", content).strip(" \t,:：，")
-        content = _compiled(words.tail).sub("", content)
+    if words.reason:
+        reason = _compiled(words.reason).search(content)
+        if reason:
+            content = content[: reason.start()]
+    content = _tail_trimmed(words, content).lstrip(_TRIM_CHARS).rstrip(_TRIM_CHARS)
     if kind is F and _compiled(f"^{words.everything}$").match(content):
         return "", True
     content = _compiled(words.topic).sub("", content).strip()
@@ -293,17 +322,22 @@ def _content(words: _Words, kind: MemoryRequest, match: re.Match[str]) -> tuple[
     return content, False
 
 
+def _is_question(clause: str) -> bool:
+    return clause.rstrip().endswith(("?", "？"))
+
+
 def memory_request_in(clause: str) -> RequestFound | None:
     """The request one clause makes, if it makes one: its kind and what it names."""
     clause = _clean(clause)
-    question = bool(_QUESTION.search(clause))
-    body = _ENDS.sub("", _QUESTION.sub("", clause)).strip()
+    question = _is_question(clause)
+    unasked = clause.rstrip().rstrip("?？")
+    body = unasked[: _end_stripped(unasked, len(unasked))].strip()
     if not body:
         return None
     for code, words in _BY_SCRIPT[_script(clause)]:
         if question and not (words.asks and _compiled(words.asks).search(body)):
             continue
-        trimmed = _compiled(words.tail).sub("", body)
+        trimmed = _tail_trimmed(words, body)
         for kind, pattern in words.forms:
             match = _compiled(pattern + r"$").match(body) or _compiled(pattern + r"$").match(trimmed)
             if not match:
@@ -319,7 +353,7 @@ def memory_request_in(clause: str) -> RequestFound | None:
 # The trigger reads a message as sentences cut at their commas and dashes; only the
 # last clause of a question keeps its question mark.
 _SENTENCES = re.compile(r"[^.!?;。！？；\n]+[.!?;。！？；]*")
-_CLAUSES = re.compile(r"[,，、]\s*|\s*[—–]\s+")
+_CLAUSES = re.compile(r"[,，、]\s*|(?<!\s)\s*[—–]\s+")
 
 
 def memory_requests_in(text: str) -> list[RequestFound]:
@@ -351,3 +385,34 @@ def is_memory_request(text: str) -> bool:
 def is_forget_request(text: str) -> bool:
     """Does this user message ask Whizi to forget something?"""
     return memory_request_kind(text) is F
+
+
+# Words of forgetting, dropping or no longer mentioning, in the six languages. Not a grammar:
+# whether the user asks, and for what, is the memory model's reading (docs/DESIGN.md §3);
+# this only tells whether the user's own words speak of forgetting at all (memory.apply).
+_FORGET_WORDS = re.compile(
+    r"\b(?:forget|forgetting|unlearn|delete|remove|erase|wipe|drop|clear|scrap|get rid of"
+    r"|take (?:that|it|this) out|stop (?:remembering|mentioning|bringing)"
+    r"|(?:don'?t|do not|never) (?:mention|bring|remember|keep|store|save)|no need to (?:remember|keep)"
+    r"|rather (?:you didn'?t|that wasn'?t|you not)|not something you know"
+    r"|quên|xóa|xoá|bỏ|gỡ|đừng (?:nhớ|lưu|nhắc|giữ)|không cần (?:nhớ|lưu)|khỏi (?:nhớ|lưu)"
+    r"|lupa\w*|buang\w*|padam\w*|hapus\w*|keluarkan|(?:tak|tidak|x) (?:payah|perlu) (?:ingat|simpan)"
+    r"|jangan (?:ingat|simpan|sebut))\b"
+    r"|(?:don'?t|do not|no) need to (?:remember|keep|know)|(?:don'?t|do not) want (?:it|that|this|you) "
+    r"(?:popping up|coming up|brought up|mentioned|remembered|to (?:remember|know|keep))"
+    r"|忘|删|别记|不用记|不用再记|不要记|不要再记|不必记|别再记|别再提|不要再提|别提|去掉|抹掉|清除|移除"
+    r"|\b(?:enough about|let'?s drop|done talking about|không muốn nhắc|thôi đừng"
+    r"|tak nak (?:cakap|sebut|ingat))\b"
+    r"|不想再提|不想提|忘れ|消して|消しと|削除|外して|覚えなくて|覚えないで|記憶しないで|触れないで"
+    r"|(?:その|この|あの)話は(?:もう)?いい|もういいです"
+    r"|잊어|잊으|잊지 않아도|지워|지우|삭제|빼|기억 안 해도|기억하지 마|기억 안 해|꺼내지 마"
+    r"|얘기는 그만|얘기 그만",
+    re.IGNORECASE,
+)
+
+
+def forget_asked(text: str) -> bool:
+    """Do these words (the user's own) speak of forgetting, dropping or no longer mentioning
+    something, however phrased? (A remember request never removes a line: this only lets a
+    removal the model made for "forgotten" stand when the words name no saved line.)"""
+    return bool(_FORGET_WORDS.search(unicodedata.normalize("NFC", text or "")))

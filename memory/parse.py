@@ -36,7 +36,7 @@ _REASONS = REMOVAL_REASONS + COMPACTION_REASONS
 # close with no open (the provider cut the opening tag) hides what came before it.
 _THINKING = re.compile(r"<(think|thinking|reasoning)>.*?(?:</\1>|\Z)", re.IGNORECASE | re.DOTALL)
 _THINK_CLOSE = re.compile(r"\A.*</(?:think|thinking|reasoning)>", re.IGNORECASE | re.DOTALL)
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)", re.DOTALL | re.MULTILINE)
+_FENCE = re.compile(r"^[ \t]*(`{3,}+|~{3,}+)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)", re.DOTALL | re.MULTILINE)
 # Bullets, numbers, checkboxes, quote marks and bold a model puts before a line.
 _MARK = re.compile(
     r"^\s*(?:(?:[-*•·‣▪●◦–—+]|\d{1,3}[.)]|\(\d{1,3}\)|\[[ xX]?\])\s+|>\s*|\*\*|__(?=\S))+")
@@ -412,7 +412,7 @@ def _json_load(text: str) -> Any:
     for attempt in (text, text[: max(text.rfind("]"), text.rfind("}")) + 1]):
         try:
             return json.loads(attempt)
-        except ValueError:
+        except (ValueError, RecursionError):  # "[[[[…": nested past the parser's depth
             pass
         try:
             return ast.literal_eval(attempt)

@@ -41,9 +41,15 @@ RUN_PASS_TASK = "memory.run_pass"  # the task's name stays, so queued messages s
 JOIN_ROUNDS = 3
 
 
-def pass_trigger_after_reply(*, user_text: str, turns_after: int) -> str | None:
+def pass_asked_for(user_text: str) -> bool:
+    """Does the user's message ask Whizi to remember or forget something (a pass right away)?
+    Text analysis: the caller runs it before any transaction, never holding row locks."""
+    return is_memory_request(user_text)
+
+
+def pass_trigger_after_reply(*, user_asked: bool, turns_after: int) -> str | None:
     """The trigger a reply makes due, if any (`turns_after`: turns including the reply)."""
-    if is_memory_request(user_text):
+    if user_asked:
         return Trigger.REQUEST
     every = settings.WHIZI_MEMORY_PASS_TURNS
     if turns_after // every > (turns_after - 2) // every:
@@ -67,11 +73,11 @@ def pass_queue(*, owner: Owner, trigger: str, through_message_id: int | None = N
     return memory_pass
 
 
-def pass_queue_after_reply(*, owner: Owner, user_text: str, turns_after: int, reply_id: int,
+def pass_queue_after_reply(*, owner: Owner, user_asked: bool, turns_after: int, reply_id: int,
                            conversation_id: int) -> MemoryPass | None:
     """After a reply is saved: the pass the exchange made due, if any, recorded or joined
-    to the conversation's waiting pass."""
-    trigger = pass_trigger_after_reply(user_text=user_text, turns_after=turns_after)
+    to the conversation's waiting pass (`user_asked`: pass_asked_for() of the message)."""
+    trigger = pass_trigger_after_reply(user_asked=user_asked, turns_after=turns_after)
     if trigger is None or not settings.WHIZI_MEMORY_ENABLED:
         return None
     for round_ in range(JOIN_ROUNDS):

@@ -11,16 +11,31 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-_SAVED = re.compile(r"<saved_memory>\n?(?P<body>.*?)\n?</saved_memory>", re.DOTALL)
-_CONVERSATION = re.compile(
-    r'<conversation source="(?P<source>\w+)">\n?(?P<body>.*)\n?</conversation>', re.DOTALL)
-_COMPACT = re.compile(
-    r'<memory_to_compact tokens="(?P<tokens>\d+)" target="(?P<target>\d+)">'
-    r"\n?(?P<body>.*?)\n?</memory_to_compact>",
-    re.DOTALL,
-)
-_MEMORY = re.compile(r"<memory>\n?(?P<body>.*?)\n?</memory>", re.DOTALL)
+# The opening tags' attributes, read where the tag starts (never searched for).
+_CONVERSATION_OPEN = re.compile(r'<conversation source="(?P<source>\w{1,20})">')
+_COMPACT_OPEN = re.compile(r'<memory_to_compact tokens="(?P<tokens>\d{1,9})" target="(?P<target>\d{1,9})">')
 _NUMBERED = re.compile(r"^\[\d+\] ?")
+
+
+def _section(text: str, tag: str, closing: str, *, attributes: re.Pattern[str] | None = None,
+             last: bool = False) -> tuple[re.Match[str] | None, str] | None:
+    """The body between the first `tag` and its `closing` tag (the first after it, or the
+    last with `last`), found with plain string search: no pattern reads the body.
+    `attributes` reads the opening tag where it starts."""
+    start = text.find(tag)
+    if start < 0:
+        return None
+    found = None
+    body_start = start + len(tag)
+    if attributes is not None:
+        found = attributes.match(text, start)
+        if found is None:
+            return None
+        body_start = found.end()
+    end = text.rfind(closing) if last else text.find(closing, body_start)
+    if end < body_start:
+        return None
+    return found, text[body_start:end].strip("\n")
 
 
 @dataclass(frozen=True)
@@ -73,28 +88,29 @@ def numbered_lines(body: str) -> list[str]:
 
 
 def parse_pass(text: str) -> PassInput | None:
-    saved = _SAVED.search(text)
-    conversation = _CONVERSATION.search(text)
-    if not saved or not conversation:
+    saved = _section(text, "<saved_memory>", "</saved_memory>")
+    conversation = _section(text, "<conversation ", "</conversation>", attributes=_CONVERSATION_OPEN,
+                            last=True)
+    if not saved or not conversation or conversation[0] is None:
         return None
     turns: list[tuple[str, str]] = []
-    for raw in conversation.group("body").splitlines():
+    for raw in conversation[1].splitlines():
         try:
             turn = json.loads(raw)
         except ValueError:
             continue
         # Only the user's own words: what they pasted is never read for facts.
         turns.append((turn.get("role", ""), str(turn.get("text", ""))))
-    return PassInput(existing=numbered_lines(saved.group("body")), turns=turns,
-                     source=conversation.group("source"))
+    return PassInput(existing=numbered_lines(saved[1]), turns=turns, source=conversation[0].group("source"))
 
 
 def parse_compaction(text: str) -> CompactionInput | None:
-    match = _COMPACT.search(text)
-    if not match:
+    found = _section(text, "<memory_to_compact ", "</memory_to_compact>", attributes=_COMPACT_OPEN)
+    if not found or found[0] is None:
         return None
-    return CompactionInput(lines=numbered_lines(match.group("body")), tokens=int(match.group("tokens")),
-                           target=int(match.group("target")))
+    attributes, body = found
+    return CompactionInput(lines=numbered_lines(body), tokens=int(attributes.group("tokens")),
+                           target=int(attributes.group("target")))
 
 
 def memory_lines(messages: list[dict[str, Any]]) -> list[str] | None:
@@ -102,7 +118,7 @@ def memory_lines(messages: list[dict[str, Any]]) -> list[str] | None:
     for message in messages:
         if message.get("role") != "system":
             continue
-        match = _MEMORY.search(content_text(message.get("content")))
-        if match:
-            return bullet_lines(match.group("body"))
+        found = _section(content_text(message.get("content")), "<memory>", "</memory>")
+        if found:
+            return bullet_lines(found[1])
     return None

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from memory.own_words import quotations_set_aside
+
 LANGUAGES = ("en", "vi", "zh-hans", "ja", "ko", "ms")
 
 # A fact is a short sentence (a saved value is at most 80 characters). Longer text is
@@ -80,7 +82,8 @@ def split_sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE.findall(text) if s.strip(" \t.!?。！？")]
 
 
-_TRAILING_MARKS = re.compile(r"[\s.,;:!。，、！~…\"'“”‘’»)\]）」』]+$")
+# Trimmed around a clause or value (a character loop: a long run of marks is read once).
+_TRAILING_MARKS = frozenset(".,;:!。，、！~…\"'“”‘’»)]）」』")
 _LEADING_MARKS = re.compile(r"^[\s,;:\-–—\"'“”‘’«(\[（「『、，]+")
 
 
@@ -88,8 +91,10 @@ def tidy(text: str) -> str:
     """Trim punctuation and quotes around a clause or value; keep the words exactly."""
     text = unicodedata.normalize("NFC", text)
     text = _LEADING_MARKS.sub("", text)
-    text = _TRAILING_MARKS.sub("", text)
-    return re.sub(r"\s+", " ", text).strip()
+    end = len(text)
+    while end and (text[end - 1] in _TRAILING_MARKS or text[end - 1].isspace()):
+        end -= 1
+    return re.sub(r"\s+", " ", text[:end]).strip()
 
 
 def is_question(text: str) -> bool:
@@ -141,4 +146,4 @@ def own_words(text: str) -> str:
     pasted = re.search(r"[:：]\s*\n", text)
     if pasted and text[pasted.end():].strip():
         text = text[: pasted.start()]
-    return re.sub(r"[『「“\"][^』」”\"]{12,}[』」”\"]", " ", text)
+    return quotations_set_aside(text, [], minimum=12)

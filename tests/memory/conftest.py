@@ -64,11 +64,11 @@ def queue_pass(who, *, through: Message | None = None, voice: VoiceSession | Non
 
 def queue_after_reply(user_message: Message, reply: Message) -> MemoryPass | None:
     """What chat does once a reply is saved: ask memory whether the exchange makes a pass due."""
-    from memory.passes import pass_queue_after_reply
+    from memory.passes import pass_asked_for, pass_queue_after_reply
 
     conversation = reply.conversation
     return pass_queue_after_reply(
-        owner=Owner.of(conversation), user_text=user_message.content, reply_id=reply.pk,
+        owner=Owner.of(conversation), user_asked=pass_asked_for(user_message.content), reply_id=reply.pk,
         turns_after=conversation.messages.filter(id__lte=reply.pk).count(), conversation_id=conversation.pk,
     )
 

@@ -82,7 +82,7 @@ def test_a_voice_session_queues_one_pass_at_its_end(user, django_capture_on_comm
 @pytest.mark.parametrize("before,after,due", [(0, 2, False), (4, 6, True), (5, 7, True), (6, 8, False),
                                               (10, 12, True), (12, 14, False)])
 def test_the_cadence_is_every_multiple_of_six(before, after, due):
-    trigger = pass_trigger_after_reply(user_text="Hello", turns_after=after)
+    trigger = pass_trigger_after_reply(user_asked=False, turns_after=after)
     assert (trigger == MemoryPass.Trigger.CADENCE) is due
 
 
