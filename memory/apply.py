@@ -25,13 +25,15 @@ import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
-from memory.grammar import MemoryRequest, memory_requests_in
+from memory.dates import date_parts, is_date_word
+from memory.grammar import MemoryRequest, forget_asked, memory_requests_in
 from memory.lines import line_key
 from memory.own_words import own_words
 from memory.parse import Answer
 from memory.prompts import COMPACTION_REASONS, REMOVAL_REASONS, Turn
-from memory.safety import blocked_reason, safe_lines, storable_line
+from memory.safety import blocked_reason, decoded_payloads, safe_lines, storable_line
 
 # A re-typed line (no id) this close to a saved line is taken as that line, edited.
 RETYPED_SAME_LINE = 0.6
@@ -74,7 +76,12 @@ class Applied:
     edited: int = 0
     added: int = 0
     removed: Counter = field(default_factory=Counter)  # reason -> lines
-    refused: int = 0  # changes refused by a check: the saved line stayed as it was
+    # Changes refused, by the check that refused them: the saved line stayed as it was.
+    refused_by: Counter = field(default_factory=Counter)
+
+    @property
+    def refused(self) -> int:
+        return sum(self.refused_by.values())
 
     @property
     def changed(self) -> bool:
@@ -83,26 +90,39 @@ class Applied:
 
 @dataclass(frozen=True)
 class Context:
-    """What a pass may draw on: the user's own words, and what they asked to forget."""
+    """What a pass may draw on: the user's own words, and what else the conversation says.
+
+    `untrusted` is what the user pasted and what the assistant said (with what any encoded
+    run in them decodes to): context for the model, never a source of a saved name or
+    number, never a reason to remove a line.
+    """
 
     own_words: str
-    forget: tuple[str, ...] = ()  # what each forget request names
+    untrusted: str = ""
+    forget_asked: bool = False  # the user's own words ask to forget, drop or stop mentioning something
     forget_everything: bool = False
     compaction: bool = False
+    today: date | None = None
 
     @classmethod
-    def of(cls, turns: Sequence[Turn]) -> Context:
-        said = [own_words(t.content).own for t in turns if t.role == "user"]
-        forget: list[str] = []
-        everything = False
-        for index, text in enumerate(said):
-            for request in memory_requests_in(text):
-                if request.kind is not MemoryRequest.FORGET:
-                    continue
-                everything = everything or request.everything or bool(_FORGET_ALL.search(request.content))
-                # "Forget that" names what the user said just before it.
-                forget.append(request.content or (said[index - 1] if index else text))
-        return cls(own_words="\n".join(said), forget=tuple(forget), forget_everything=everything)
+    def of(cls, turns: Sequence[Turn], *, today: date | None = None) -> Context:
+        said: list[str] = []
+        untrusted: list[str] = []
+        for turn in turns:
+            if turn.role == "user":
+                message = own_words(turn.content)
+                said.append(message.own)
+                untrusted.append(message.pasted)
+            else:
+                untrusted.append(turn.content)
+        untrusted += decoded_payloads("\n".join(untrusted))
+        everything = any(
+            request.kind is MemoryRequest.FORGET
+            and (request.everything or bool(_FORGET_ALL.search(request.content)))
+            for text in said for request in memory_requests_in(text))
+        own = "\n".join(said)
+        return cls(own_words=own, untrusted="\n".join(untrusted), forget_asked=forget_asked(own),
+                   forget_everything=everything, today=today)
 
 
 def _fold(text: str) -> str:
@@ -113,27 +133,60 @@ def is_identity_line(line: str) -> bool:
     return bool(_IDENTITY.search(line))
 
 
+def _names(line: str) -> list[str]:
+    """The names of a line: its capitalised words after the first (the first is capitalised
+    anyway), month and weekday names left out."""
+    words = [w.strip(".'’-") for w in _LATIN_WORD.findall(line)[1:]]
+    return [w for w in words if w[:1].isupper() and w.casefold() not in _STOP and not is_date_word(w)]
+
+
+def _numbers(text: str) -> set[str]:
+    """Every number of a text, split at its separators and without leading zeros
+    ("2026-12-07" is 2026, 12 and 7)."""
+    return {part.lstrip("0") or "0" for token in _NUMBER.findall(text) for part in re.split(r"[.,:/-]", token)
+            if part.isdigit()}
+
+
 def _salient(line: str) -> list[str]:
-    """What in a line must come from somewhere: names (capitalised words after the first),
-    numbers, and runs of CJK or Hangul."""
-    tokens = []
-    words = _LATIN_WORD.findall(line)
-    tokens += [w.strip(".'’-") for w in words[1:] if w[:1].isupper() and w.casefold() not in _STOP]
-    tokens += [n for n in _NUMBER.findall(line) if not _ISO_DATE.match(n)]
-    return [t for t in tokens if t]
+    """What in a line must come from somewhere: names and numbers (not those of a date)."""
+    dates = date_parts(line)
+    return _names(line) + [n for n in _NUMBER.findall(line) if n not in dates and not _ISO_DATE.match(n)]
 
 
-def grounded(line: str, sources: str) -> bool:
+def holds(line: str, sources: str) -> bool:
     """Is every name and number of `line` in `sources`, and, for CJK or Hangul, some of
-    its wording? (A paraphrase passes; a fact from somewhere else does not.)"""
+    its wording? (A merged line must still hold what the line merged into it said.)"""
     folded = _fold(sources)
     if any(_fold(token) not in folded for token in _salient(line)):
         return False
-    runs = _CJK_RUN.findall(line)
-    if runs:
-        pairs = {run[i:i + 2] for run in runs for i in range(len(run) - 1)}
-        return any(pair in sources for pair in pairs)
-    return True
+    pairs = _pairs_of_runs(line)
+    return not pairs or any(pair in sources for pair in pairs)
+
+
+def _pairs_of_runs(text: str) -> set[str]:
+    return {run[i:i + 2] for run in _CJK_RUN.findall(text) for i in range(len(run) - 1)}
+
+
+def provenance_refusal(line: str, *, trusted: str, untrusted: str) -> str | None:
+    """Why a line cannot be saved because of where its words came from, or None.
+
+    A name, a number or (in CJK and Hangul) the wording that only untrusted text supplied
+    (pasted, or said by the assistant) is refused. What the prompt asks the model to write
+    is not: the user's facts reworded or folded into a saved line (`trusted` is the user's
+    own words and the saved lines), and dates worked out from today's date (memory.dates).
+    """
+    own = _fold(trusted)
+    said_elsewhere = {_fold(w.strip(".'’-")) for w in _LATIN_WORD.findall(untrusted)}
+    if any(_fold(name) not in own and _fold(name) in said_elsewhere for name in _names(line)):
+        return "from pasted or assistant text: name"
+    dates = {part.lstrip("0") or "0" for part in date_parts(line)}
+    numbers_elsewhere = _numbers(untrusted) - _numbers(trusted)
+    if any(number in numbers_elsewhere and number not in dates for number in _numbers(line)):
+        return "from pasted or assistant text: number"
+    pairs = _pairs_of_runs(line)
+    if pairs and not any(pair in trusted for pair in pairs) and any(pair in untrusted for pair in pairs):
+        return "from pasted or assistant text: wording"
+    return None
 
 
 # Particles and pronouns that say nothing about what a CJK or Hangul request names.
@@ -155,39 +208,58 @@ def _content_words(text: str) -> set[str]:
     return words
 
 
-def _forget_allows(line: str, context: Context) -> bool:
-    line_words = _content_words(line)
-    return context.forget_everything or any(_content_words(named) & line_words for named in context.forget)
-
-
 def _user_names(line: str, context: Context) -> bool:
     """Do the user's own words in this conversation name what the line is about (a name,
-    a place, a company)? A retraction ("Priya and I broke up") names it."""
+    a place, a company, a thing)? A retraction ("Priya and I broke up") names it."""
     own = _fold(context.own_words)
-    if any(_fold(token) in own for token in _salient(line) if not token.isdigit()):
+    if any(_fold(token) in own for token in _names(line)):
         return True
-    pairs = {word for word in _content_words(line) if len(word) == 2 and not word.isascii()}
-    return bool(pairs & _content_words(context.own_words))
+    return bool(_content_words(line) & _content_words(context.own_words))
 
 
-def _removal_allowed(line: str, reason: str, answer: Answer, context: Context,
-                     edited: dict[int, str], saved: Sequence[str]) -> bool:
+# A forget request names its subject in the user's own words ("the Natalie thing… I'd rather
+# that wasn't something you know") or asks with a word of forgetting and leaves the subject to
+# the model ("drop the gym schedule thing" for "Goes to Anytime Fitness"). For the second, at
+# most this many lines go: a model that misreads which lines cannot empty the list.
+FORGET_UNNAMED_MAX = 2
+
+
+def _removal_refusal(line: str, reason: str, answer: Answer, context: Context,
+                     edited: dict[int, str], saved: Sequence[str], unnamed_forgets: list[bool]) -> str | None:
+    """The check that refuses this removal, or None when the line may go.
+
+    `forgotten`: the user's own words must speak of forgetting (never a pasted text or the
+    assistant), and name what the line is about; when they name none of the lines the
+    answer forgets, the model's reading stands for up to FORGET_UNNAMED_MAX lines
+    (`unnamed_forgets`, shared by the pass's removals).
+    """
     allowed = COMPACTION_REASONS + ("rule",) if context.compaction else REMOVAL_REASONS
     if reason not in allowed:
-        return False
+        return "removal reason"
     if reason == "forgotten":
-        return _forget_allows(line, context)
+        if context.forget_everything:
+            return None
+        if not context.forget_asked:
+            return "forget not asked"
+        if _user_names(line, context):
+            return None
+        if unnamed_forgets:
+            unnamed_forgets.pop()
+            return None
+        return "forget names another line"
     if reason == "superseded":
         # A newer fact in the answer; for a line about who the user is, also the user naming
         # its subject ("Priya and I broke up") or another saved line saying the same kind of thing.
         if edited or answer.adds or not is_identity_line(line) or _user_names(line, context):
-            return True
-        return any(other != line and len(_pairs(other) & _pairs(line)) * 5 >= len(_pairs(line)) * 2
-                   for other in saved)
+            return None
+        similar = any(other != line and len(_pairs(other) & _pairs(line)) * 5 >= len(_pairs(line)) * 2
+                      for other in saved)
+        return None if similar else "superseded by nothing"
     if reason == "merged":
         # Merged into another line: that line must still say what this one said.
-        return not is_identity_line(line) or any(grounded(line, text) for text in edited.values())
-    return not is_identity_line(line)  # rule, dropped
+        kept = not is_identity_line(line) or any(holds(line, text) for text in edited.values())
+        return None if kept else "merged away"
+    return "identity line" if is_identity_line(line) else None  # rule, dropped
 
 
 def _pairs(text: str) -> set[str]:
@@ -215,16 +287,37 @@ def _retyped_as_changes(existing: Sequence[str], retyped: list[str]) -> Answer:
     return answer
 
 
-def _change_allowed(text: str, sources: str) -> bool:
-    return blocked_reason(text) is None and bool(safe_lines([text])[0]) and grounded(text, sources)
+def _change_refusal(text: str, trusted: str, context: Context, *, strict: bool = False) -> str | None:
+    """The check that refuses this edited or added line, or None when it may be saved.
+
+    `strict` (a list re-typed without ids, or a compaction) asks more: every name and number
+    must be in `trusted`, since such an answer re-writes lines the model was not asked to
+    change (a list translated into English would otherwise be saved beside the original).
+    """
+    blocked = blocked_reason(text)
+    if blocked is not None:
+        return blocked
+    if not safe_lines([text])[0]:
+        return "empty"
+    if strict or context.compaction:
+        return None if holds(text, trusted) else "not in the user's words or the saved lines"
+    return provenance_refusal(text, trusted=trusted, untrusted=context.untrusted)
 
 
 def answer_apply(existing: Sequence[str], answer: Answer, context: Context) -> Applied:
     """The saved list after the answer's changes, each one checked."""
-    if answer.retyped is not None:
+    strict = answer.retyped is not None
+    if strict:
         answer = _retyped_as_changes(existing, answer.retyped)
     saved = "\n".join(existing)
-    sources = saved if context.compaction else context.own_words
+    # An edit may keep what the saved lines say and add what the user said; an addition may
+    # too (a fact folded in), unless the whole list came re-typed; a compaction adds nothing.
+    trusted = saved if context.compaction else f"{context.own_words}\n{saved}"
+    added_from = context.own_words if strict else trusted
+    forgets = [i for i, reason in answer.removals.items()
+               if reason == "forgotten" and 1 <= i <= len(existing)]
+    named = any(_user_names(existing[i - 1], context) for i in forgets)
+    unnamed_forgets = [] if named else [True] * FORGET_UNNAMED_MAX
     # An edit of an id the list does not have is a new line, checked as one.
     adds = answer.adds + [text for index, text in answer.edits.items() if not 1 <= index <= len(existing)]
     applied = Applied(lines=[])
@@ -234,21 +327,24 @@ def answer_apply(existing: Sequence[str], answer: Answer, context: Context) -> A
         if new is None or line_key(new) == line_key(line):
             continue
         # An edit may keep what the saved lines said, and add only what the user said.
-        if _change_allowed(new, f"{sources}\n{saved}"):
+        refusal = _change_refusal(new, trusted, context, strict=strict)
+        if refusal is None:
             edited[index] = storable_line(new)
         else:
-            applied.refused += 1
+            applied.refused_by[refusal] += 1
     seen = {line_key(line) for line in existing} | {line_key(line) for line in edited.values()}
     for index, line in enumerate(existing, 1):
         if blocked_reason(line) is not None:
             applied.removed["rule"] += 1  # a line no pass may keep, whoever saved it
             continue
         reason = answer.removals.get(index)
-        if reason is not None and _removal_allowed(line, reason, answer, context, edited, existing):
+        refusal = None if reason is None else _removal_refusal(
+            line, reason, answer, context, edited, existing, unnamed_forgets)
+        if reason is not None and refusal is None:
             applied.removed[reason] += 1
             continue
-        if reason is not None:
-            applied.refused += 1
+        if refusal is not None:
+            applied.refused_by[refusal] += 1
         if index in edited:
             applied.lines.append(edited[index])
             applied.edited += 1
@@ -258,10 +354,11 @@ def answer_apply(existing: Sequence[str], answer: Answer, context: Context) -> A
     for line in adds:
         if context.compaction or line_key(line) in seen:
             continue
-        if _change_allowed(line, sources):
+        refusal = _change_refusal(line, added_from, context, strict=strict)
+        if refusal is None:
             applied.lines.append(storable_line(line))
             applied.added += 1
             seen.add(line_key(line))
         else:
-            applied.refused += 1
+            applied.refused_by[refusal] += 1
     return applied

@@ -54,6 +54,7 @@ class PassResult:
     added: int = 0
     removed: dict[str, int] = field(default_factory=dict)
     refused: int = 0
+    refused_by: dict[str, int] = field(default_factory=dict)  # check -> changes it refused
     cost: Decimal | None = None  # the memory model's, never the user's
 
     @property
@@ -158,7 +159,8 @@ def _result(outcome: str, lines: Sequence[str], existing: Sequence[str], meter: 
     counts = {}
     if applied is not None:
         counts = {"kept": applied.kept, "edited": applied.edited, "added": applied.added,
-                  "removed": dict(applied.removed), "refused": applied.refused}
+                  "removed": dict(applied.removed), "refused": applied.refused,
+                  "refused_by": dict(applied.refused_by)}
     return PassResult(
         outcome=outcome, lines=tuple(lines), existing=tuple(existing),
         input_tokens=meter.input_tokens, output_tokens=meter.output_tokens,
@@ -166,6 +168,14 @@ def _result(outcome: str, lines: Sequence[str], existing: Sequence[str], meter: 
         error=error or ",".join(meter.errors), retryable=retryable, retry_after=retry_after,
         cost=meter.cost, **counts,
     )
+
+
+def pass_prompt(*, existing: Sequence[str], turns: Sequence[Turn], source: str = "chat",
+                today: date | None = None, max_turns: int | None = None) -> list[dict[str, str]] | None:
+    """The exact messages a pass over these values sends the memory model (steps 1–3 of
+    pass_compute); None when there is nothing to read and the model would not be called."""
+    window = pass_window(turns, source=source, max_turns=max_turns)
+    return pass_input(list(existing), window, source, today=today) if window else None
 
 
 def pass_compute(
@@ -217,7 +227,9 @@ def pass_compute(
         else:
             applied = answer_apply(existing, answer, Context.of(window))
         if applied.refused:
-            log.warning("memory pass refused %d change(s) that failed a check", applied.refused)
+            # The checks' names only, never the text: a check that refuses good work shows here.
+            log.warning("memory pass refused %d change(s): %s", applied.refused,
+                        ", ".join(f"{check}={n}" for check, n in sorted(applied.refused_by.items())))
         candidate = applied.lines
     lines, fitted = _fit_budget(candidate, model, meter, compact_above=compact_above)
     outcome = fitted or (Outcome.UNCHANGED if lines == existing else Outcome.UPDATED)

@@ -27,10 +27,12 @@ call on to the real model and keeps what it answered.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import date
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -38,7 +40,7 @@ from typing import Any
 from django.conf import settings
 from litellm.llms.custom_llm import CustomLLM
 
-from memory.compute import PassResult, pass_compute
+from memory.compute import PassResult, pass_compute, pass_prompt
 from memory.lines import line_key
 from memory.models import MemoryPass
 from memory.prompts import Turn
@@ -102,6 +104,7 @@ class Verdict:
     lines: tuple[str, ...]
     tokens: int
     reasons: tuple[str, ...] = field(default_factory=tuple)
+    refused_by: dict[str, int] = field(default_factory=dict)  # changes the checks refused, by check
 
 
 @dataclass(frozen=True)
@@ -138,6 +141,7 @@ class EvalPlan:
     repeat: int = 1
     answers: Path | None = None
     record: Path | None = None
+    today: date | None = None  # the date the prompt gives the model; None: the real today
 
 
 # ---------------------------------------------------------------- scenario files
@@ -273,7 +277,7 @@ def scenario_judge(scenario: Scenario, result: PassResult) -> Verdict:
         reasons.append("list changed")
     reasons += line_shape_problems(lines)
     return Verdict(scenario=scenario, passed=not reasons, outcome=result.outcome, lines=lines,
-                   tokens=tokens, reasons=tuple(reasons))
+                   tokens=tokens, reasons=tuple(reasons), refused_by=dict(result.refused_by))
 
 
 # ---------------------------------------------------------------- recorded answers
@@ -369,26 +373,77 @@ def _providers_register() -> None:
 
 # ---------------------------------------------------------------- running
 
-def scenario_run(*, scenario: Scenario, model: str) -> Verdict:
+def scenario_run(*, scenario: Scenario, model: str, today: date | None = None) -> Verdict:
     """Run one scenario through the real pass and judge it."""
     result = pass_compute(existing=scenario.existing, turns=scenario.turns,
-                          source=scenario.source, model=model)
+                          source=scenario.source, model=model, today=today)
     return scenario_judge(scenario, result)
 
 
-def _replayed_run(scenario: Scenario, answers: dict[str, str]) -> Verdict:
+PROMPT_SUFFIX = ".prompt.txt"
+_PROMPT_ROLE = "===== {role} ====="
+
+
+def prompt_text(messages: Sequence[dict[str, str]]) -> str:
+    """Messages as one readable file: each under a line naming its role."""
+    return "\n".join(f"{_PROMPT_ROLE.format(role=m['role'])}\n{m['content']}\n" for m in messages)
+
+
+PROMPT_DIGESTS = "PROMPTS.sha256"
+
+
+def _scenario_prompt(scenario: Scenario, today: date | None) -> str | None:
+    messages = pass_prompt(existing=scenario.existing, turns=scenario.turns, source=scenario.source,
+                           today=today)
+    return None if messages is None else prompt_text(messages)
+
+
+def prompt_digest(*, scenario: Scenario, today: date | None = None) -> str:
+    """The digest of the prompt a scenario's pass sends: an answer recorded for another
+    digest answered another prompt."""
+    return hashlib.sha256((_scenario_prompt(scenario, today) or "").encode()).hexdigest()
+
+
+def scenario_prompt_save(*, scenario: Scenario, directory: Path, today: date | None = None) -> str | None:
+    """Write the exact messages the pass would send for this scenario to
+    DIR/<name>.prompt.txt, for a model or a person to answer elsewhere (their answer goes
+    in DIR/<name>.txt, replayed by --answers). Returns the prompt's digest; None when the
+    pass would not call the model."""
+    text = _scenario_prompt(scenario, today)
+    if text is None:
+        return None
+    directory.mkdir(parents=True, exist_ok=True)
+    _answer_path(directory, scenario.name, PASS_ANSWER)  # the name must make a file name
+    (directory / f"{scenario.name}{PROMPT_SUFFIX}").write_text(text, encoding="utf-8")
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def prompt_digests_save(*, directory: Path, digests: dict[str, str]) -> None:
+    """Add these digests to DIR/PROMPTS.sha256 ("<digest> <name>" lines, by name)."""
+    path = directory / PROMPT_DIGESTS
+    known: dict[str, str] = {}
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                digest, name = line.split(maxsplit=1)
+                known[name] = digest
+    known.update(digests)
+    path.write_text("".join(f"{known[name]} {name}\n" for name in sorted(known)), encoding="utf-8")
+
+
+def _replayed_run(scenario: Scenario, answers: dict[str, str], today: date | None) -> Verdict:
     _providers_register()
     _REPLAY.load(answers)
-    verdict = scenario_run(scenario=scenario, model=REPLAY_MODEL)
+    verdict = scenario_run(scenario=scenario, model=REPLAY_MODEL, today=today)
     missing = tuple(f"no recorded {kind} answer ({_answer_path(Path(), scenario.name, kind).name})"
                     for kind in dict.fromkeys(_REPLAY.missing))
     return replace(verdict, passed=False, reasons=missing + verdict.reasons) if missing else verdict
 
 
-def _recorded_run(scenario: Scenario, model: str, directory: Path) -> Verdict:
+def _recorded_run(scenario: Scenario, model: str, directory: Path, today: date | None) -> Verdict:
     _providers_register()
     _RECORDER.answers = {}
-    verdict = scenario_run(scenario=scenario, model=f"{RECORD_PROVIDER}/{model}")
+    verdict = scenario_run(scenario=scenario, model=f"{RECORD_PROVIDER}/{model}", today=today)
     answers_save(directory=directory, name=scenario.name, answers=_RECORDER.answers)
     return verdict
 
@@ -401,13 +456,13 @@ def scenario_evaluate(*, scenario: Scenario, plan: EvalPlan) -> ScenarioReport |
         answers = answers_load(directory=plan.answers, name=scenario.name)
         if answers is None:
             return None
-        runs = [_replayed_run(scenario, answers) for _ in range(plan.repeat)]
+        runs = [_replayed_run(scenario, answers, plan.today) for _ in range(plan.repeat)]
     else:
         for index in range(plan.repeat):
             if plan.record is not None and index == 0:
-                runs.append(_recorded_run(scenario, plan.model, plan.record))
+                runs.append(_recorded_run(scenario, plan.model, plan.record, plan.today))
             else:
-                runs.append(scenario_run(scenario=scenario, model=plan.model))
+                runs.append(scenario_run(scenario=scenario, model=plan.model, today=plan.today))
     return ScenarioReport(scenario=scenario, runs=tuple(runs))
 
 

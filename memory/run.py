@@ -180,7 +180,7 @@ class _PassRun:
         changes = None
         if result is not None:  # counts by kind and reason, never text
             changes = {"kept": result.kept, "edited": result.edited, "added": result.added,
-                       "removed": result.removed, "refused": result.refused}
+                       "removed": result.removed, "refused": result.refused, "refused_by": result.refused_by}
         return _finish(self.memory_pass, outcome=outcome, started=self.started, meter=self.meter,
                        error=error, lines_before=self.before, lines_after=lines_after, changes=changes)
 

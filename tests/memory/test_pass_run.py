@@ -36,7 +36,8 @@ def test_a_pass_saves_the_rewritten_list_and_logs_only_metrics(user, model):
     assert memory_pass.model == "scripted/memory-direct"
     assert memory_pass.finished_at is not None
     assert memory_pass.duration_ms >= memory_pass.model_ms
-    assert memory_pass.changes == {"kept": 1, "edited": 0, "added": 1, "removed": {}, "refused": 0}
+    assert memory_pass.changes == {"kept": 1, "edited": 0, "added": 1, "removed": {}, "refused": 0,
+                                   "refused_by": {}}
     text_fields = [str(getattr(memory_pass, f.attname)) for f in MemoryPass._meta.concrete_fields]
     assert not any("Sam" in value or "tea" in value for value in text_fields)
 

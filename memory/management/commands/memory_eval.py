@@ -1,5 +1,6 @@
 """python manage.py memory_eval [--model M] [--scenarios PATH] [--repeat N] [--min-score F]
-                                [--answers DIR | --record DIR] [--verbose]
+                                [--answers DIR | --record DIR | --prompts DIR] [--today DATE]
+                                [--verbose]
 
 Runs scenarios through the memory pass (memory.evaluation) and prints one row per
 scenario, the passed/total per category and per language, and `score: P/N passed`.
@@ -9,6 +10,7 @@ Exits 0 whatever the score unless --min-score is given; non-zero when it cannot 
 from __future__ import annotations
 
 import argparse
+from datetime import date
 from fractions import Fraction
 from pathlib import Path
 
@@ -19,8 +21,10 @@ from memory.evaluation import (
     EvalPlan,
     ScenarioError,
     ScenarioReport,
+    prompt_digests_save,
     reports_tally,
     scenario_evaluate,
+    scenario_prompt_save,
     scenarios_load,
     score_fraction,
 )
@@ -32,6 +36,13 @@ def _runs(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of runs, 1 or more")
     return int(text)
+
+
+def _today(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date (YYYY-MM-DD)") from None
 
 
 def _min_score(text: str) -> Fraction:
@@ -71,6 +82,14 @@ class Command(BaseCommand):
         answers.add_argument("--record", default=None, metavar="DIR",
                              help="save the answers the model gives in DIR, in the --answers layout "
                                   "(with --repeat, the first run's)")
+        answers.add_argument("--prompts", default=None, metavar="DIR",
+                             help="run nothing: write DIR/<scenario name>.prompt.txt, the exact messages "
+                                  "the pass would send the memory model, for a model or a person to "
+                                  "answer elsewhere, and their digests in DIR/PROMPTS.sha256; the "
+                                  "answers in DIR/<scenario name>.txt are then replayed with --answers "
+                                  "DIR (give both the same --today)")
+        parser.add_argument("--today", type=_today, default=None, metavar="DATE",
+                            help="the date the prompt tells the model it is, YYYY-MM-DD (default: today)")
         parser.add_argument("--verbose", action="store_true", help="also print each saved list")
 
     def handle(self, *args, **options) -> None:
@@ -81,6 +100,9 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from exc
         if not scenarios:
             raise CommandError(f"no scenarios in {options['scenarios']}")
+        if options["prompts"]:
+            self._prompts(scenarios, Path(options["prompts"]), options["today"])
+            return
         self._header(plan)
         width = max(len(s.name) for s in scenarios)
         reports: list[ScenarioReport] = []
@@ -101,6 +123,21 @@ class Command(BaseCommand):
         self._summary(reports, skipped, plan, verbose=options["verbose"])
         self._check_score(reports, options["min_score"])
 
+    def _prompts(self, scenarios, directory: Path, today: date | None) -> None:
+        digests: dict[str, str] = {}
+        try:
+            for scenario in scenarios:
+                digest = scenario_prompt_save(scenario=scenario, directory=directory, today=today)
+                if digest is not None:
+                    digests[scenario.name] = digest
+            prompt_digests_save(directory=directory, digests=digests)
+        except (ScenarioError, OSError) as exc:
+            raise CommandError(str(exc)) from exc
+        written = len(digests)
+        skipped = len(scenarios) - written
+        self.stdout.write(f"prompts: {written} written to {directory}"
+                          + (f"; {skipped} with nothing to read (no model call)" if skipped else ""))
+
     def _plan(self, options) -> EvalPlan:
         answers = Path(options["answers"]) if options["answers"] else None
         if answers is not None and options["model"]:
@@ -108,7 +145,8 @@ class Command(BaseCommand):
         if answers is not None and not answers.is_dir():
             raise CommandError(f"{answers}: not a folder of recorded answers")
         return EvalPlan(model=options["model"] or settings.WHIZI_MEMORY_MODEL, repeat=options["repeat"],
-                        answers=answers, record=Path(options["record"]) if options["record"] else None)
+                        answers=answers, record=Path(options["record"]) if options["record"] else None,
+                        today=options["today"])
 
     def _header(self, plan: EvalPlan) -> None:
         if plan.answers is not None:
@@ -131,6 +169,9 @@ class Command(BaseCommand):
             f"{verdict.outcome:<9}  {verdict.tokens:>4} tok  {detail}".rstrip()
         )
         if verbose:
+            if verdict.refused_by:
+                refused = ", ".join(f"{check} {n}" for check, n in sorted(verdict.refused_by.items()))
+                self.stdout.write(f"        refused: {refused}")
             for line in verdict.lines:
                 self.stdout.write(f"        - {line}")
 
@@ -145,6 +186,13 @@ class Command(BaseCommand):
         if plan.repeat > 1:
             flaky = [f"{r.scenario.name} ({r.runs_passed}/{plan.repeat})" for r in reports if r.flaky]
             self.stdout.write(f"flaky (passed some runs, not all): {', '.join(flaky) or 'none'}")
+        refused: dict[str, int] = {}
+        for report in reports:
+            for verdict in report.runs:
+                for check, count in verdict.refused_by.items():
+                    refused[check] = refused.get(check, 0) + count
+        self.stdout.write("changes refused, by check: "
+                          + (", ".join(f"{check} {n}" for check, n in sorted(refused.items())) or "none"))
         if skipped:
             self.stdout.write(f"skipped, no recorded answers in {plan.answers}: {len(skipped)}"
                               + (f" ({', '.join(skipped)})" if verbose else ""))
