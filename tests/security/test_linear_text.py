@@ -1,0 +1,139 @@
+"""No input stalls the server: every function that reads user or model text with regular
+expressions does work that grows linearly with the text (docs/DESIGN.md §3).
+
+One 89-character message of repeated lead words ("ok ok ok …") once froze a web process:
+a pattern backtracked exponentially. Each module's entry points are fed, as the product
+calls them, adversarial text built from that module's own patterns: every literal word
+its patterns spell, repeated with spaces, commas or nothing (repeated lead words in six
+languages), and long runs of single characters (quotes, brackets, separators, digits,
+each script). The cost of 16 repetitions is compared with 8, and of 6,000 characters with
+1,500 (tests/security/linear.py): a ratio, not a time limit.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+from types import ModuleType
+
+import pytest
+
+from memory import apply, dates, evaluation, grammar, lines, own_words, parse, prompts, safety
+from memory.prompts import Turn
+from offline import chat as offline_chat
+from offline import compact as offline_compact
+from offline import memory as offline_memory
+from offline import prompt as offline_prompt
+from offline import saved as offline_saved
+from offline import text as offline_text
+from offline.languages import base, en, ja, ko, ms, vi, zh
+from offline.provider import offline_answer
+from tests.security.linear import (
+    CHARS_RATIO_MAX,
+    UNITS_RATIO_MAX,
+    families,
+    literals,
+    worst_growth_bounded,
+)
+from whizi import text as whizi_text
+
+pytestmark = pytest.mark.slow
+
+SAVED = ["Name is Sam", "Lives in Leeds", "Tên là Mai", "名前は佐藤健"]
+
+
+def _parse(text: str) -> object:
+    try:
+        return parse.parse_answer(text)
+    except parse.AnswerError:
+        return None
+
+
+def _offline_pass(text: str) -> object:
+    turns = [Turn("user", text), Turn("assistant", text)]
+    return offline_answer(prompts.pass_messages(existing=SAVED, turns=turns))
+
+
+def _offline_chat(text: str) -> object:
+    memory = prompts.memory_system_message(SAVED)
+    return offline_answer([memory, {"role": "user", "content": text}])
+
+
+OFFLINE_TABLES = (offline_memory, offline_saved, offline_text, offline_prompt, grammar,
+                  base, en, vi, zh, ja, ko, ms)
+
+
+# (name, the modules whose patterns the inputs are made of, the entry point as the product calls it)
+ENTRY_POINTS: list[tuple[str, tuple[ModuleType, ...], Callable[[str], object]]] = [
+    ("grammar: requests in a message", (grammar,), grammar.memory_requests_in),
+    ("grammar: words of forgetting", (grammar,), grammar.forget_asked),
+    ("own words and pasted text", (own_words,), own_words.own_words),
+    ("line check", (safety,), safety.blocked_reason),
+    ("encoded payloads", (safety,), safety.decoded_payloads),
+    ("answer parser", (parse, lines), _parse),
+    ("dates of a line", (dates,), dates.date_parts),
+    ("provenance of a line", (apply, dates),
+     lambda text: apply.provenance_refusal(text, trusted=text, untrusted=text)),
+    ("what a pass may draw on", (apply, grammar, own_words, safety),
+     lambda text: apply.Context.of([Turn("user", text), Turn("assistant", text)])),
+    ("a list's shape (memory_eval)", (evaluation, safety),
+     lambda text: evaluation.line_shape_problems([text])),
+    ("the pass prompt", (prompts, own_words),
+     lambda text: prompts.pass_messages(existing=[text], turns=[Turn("user", text)])),
+    ("offline model: a memory pass", OFFLINE_TABLES, _offline_pass),
+    ("offline model: a compaction", (offline_compact, offline_saved),
+     lambda text: offline_compact.compact_memory([text, *SAVED], target=10)),
+    ("offline model: a chat", (offline_chat, offline_prompt, offline_text), _offline_chat),
+    ("storable text", (whizi_text,), whizi_text.storable_text),
+]
+
+
+def _patterns(module: ModuleType) -> list[re.Pattern[str] | str]:
+    """Every regular expression a module holds: compiled patterns, and the pattern strings
+    of its tables (dataclasses, lists, dicts), a few levels down."""
+    found: list[re.Pattern[str] | str] = []
+    seen: set[int] = set()
+
+    def walk(value: object, depth: int) -> None:
+        if depth > 5 or id(value) in seen:
+            return
+        seen.add(id(value))
+        if isinstance(value, re.Pattern):
+            found.append(value)
+        elif isinstance(value, str) and depth > 0 and any(c in value for c in "(|\\[?*+"):
+            found.append(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item, depth + 1)
+        elif isinstance(value, list | tuple | set | frozenset):
+            for item in value:
+                walk(item, depth + 1)
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+            for item in dataclasses.fields(value):
+                walk(getattr(value, item.name), depth + 1)
+
+    for name, value in vars(module).items():
+        if not name.startswith("__") and not isinstance(value, ModuleType):
+            walk(value, 0)
+    return found
+
+
+@pytest.mark.parametrize(("name", "modules", "entry"), ENTRY_POINTS, ids=[e[0] for e in ENTRY_POINTS])
+def test_the_work_grows_linearly_with_the_text(name, modules, entry):
+    words = literals(pattern for module in modules for pattern in _patterns(module))
+    growth = worst_growth_bounded(entry, families(words, limit=60))
+    assert not isinstance(growth, str), f"{name}: {growth} did not finish (a pattern backtracks without end)"
+    by_units, by_chars = growth
+    assert by_units.ratio <= UNITS_RATIO_MAX, (
+        f"{name}: 16 repetitions of {by_units.family} cost {by_units.ratio:.0f}x 8 of them "
+        f"({by_units.small * 1000:.1f} → {by_units.large * 1000:.1f} ms): backtracking")
+    assert by_chars.ratio <= CHARS_RATIO_MAX, (
+        f"{name}: 6,000 characters of {by_chars.family} cost {by_chars.ratio:.1f}x 1,500 "
+        f"({by_chars.small * 1000:.1f} → {by_chars.large * 1000:.1f} ms): super-linear")
+
+
+def test_a_thirty_word_run_of_lead_words_is_read_at_once():
+    # The message that froze a web process: it is not a request, and reading it is quick.
+    for word in ("ok", "okay", "oh", "whizi", "và", "ừ", "dan", "好的", "はい", "네"):
+        assert grammar.memory_requests_in(" ".join([word] * 30)) == []
