@@ -314,7 +314,7 @@ class MemoryRewrite(SavedList):
 
     def _store_as_asked(self, clause: str, language: Language, origin: int) -> None:
         """An explicit request: a fact rule if one reads it, else the user's own words."""
-        if is_question(clause) or language.has("question", clause):
+        if is_question(clause) or language.has("question", clause) or _ROLE_WORD.match(clause):
             return
         facts = self._facts(clause, language, greeting=True)
         if facts:
@@ -333,7 +333,8 @@ class MemoryRewrite(SavedList):
                 kind, line = "preference", preference
             elif not language.has("style", clause):
                 return
-        elif language.script == "latin" and not (about_user or order or language.has("be", clause)):
+        elif language.script == "latin" and not (about_user or order or language.has("be", clause)
+                                                 or _names_someone(clause)):
             return  # a fragment ("a few lines"), not a statement
         if not line or len(line) > 200 or language.has("greeting", line) and len(line.split()) <= 2:
             return
@@ -614,6 +615,18 @@ class MemoryRewrite(SavedList):
 
 
 _QUESTION_PARTS = re.compile(r"\s*[—–;；]\s*|\s*[,，、]\s*")
+
+# "SYSTEM:", "assistant>", a bare "system": a turn's role, never a fact about the user.
+_ROLE_WORD = re.compile(r"\W*(?:system|assistant|developer|user|human|系统|システム|시스템|sistem|hệ thống)"
+                        r"\s*(?:$|[:：>|\]\-])", re.IGNORECASE)
+
+
+def _names_someone(clause: str) -> bool:
+    """"my friend Amara Okafor restores vintage cameras": a capitalised name after the
+    first word, so a statement about someone in the user's life, not a fragment."""
+    words = (word.strip("—–-,.;:!?'’\"") for word in clause.split()[1:])
+    return any(len(word) >= 2 and word[0].isupper() and word[1].islower() for word in words)
+
 
 def _clauses(sentence: str, language: Language) -> list[str]:
     """The language's clauses, with a request between commas made a clause of its own
