@@ -119,6 +119,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                # Lazy: only the pages that show a login's guest offer read it.
+                "lifecycle.context_processors.guest_offer",
             ],
         },
     },
