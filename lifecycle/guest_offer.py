@@ -60,7 +60,8 @@ class GuestOffer:
 
     @property
     def question(self) -> str:
-        """"Add this browser's 3 facts and 2 chats to your account?", in the active language."""
+        """What the panel asks, in the active language: "Add this browser's 3 facts and 2
+        chats to your account?", or the one kind there is."""
         facts = ngettext("%(counter)s fact", "%(counter)s facts", len(self.facts)) % {
             "counter": len(self.facts)}
         chats = ngettext("%(counter)s chat", "%(counter)s chats", self.chats) % {"counter": self.chats}
