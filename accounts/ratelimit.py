@@ -4,6 +4,10 @@ Each limited endpoint says what happens when Redis cannot count: `fail_open=True
 lets the request through (chat and reading or clearing memory must not go down with
 Redis), `fail_open=False` refuses it (for endpoints where unbounded use is worse than a
 short outage).
+
+Logins are allauth's to limit (ACCOUNT_RATE_LIMITS: failed logins per account and per
+address, logins per address), the admin login's included (accounts.admin_login); those
+counts live in the cache and fail open while Redis is down (whizi.cache).
 """
 
 from __future__ import annotations

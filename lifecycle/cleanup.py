@@ -1,9 +1,10 @@
-"""Abandoned guests and expired sessions: once a session has expired nobody can reach it,
-nor the guest it named, again."""
+"""Deleting guests: the abandoned ones (once a session has expired nobody can reach it, nor
+the guest it named, again) and one whose data an account declined at login."""
 
 from __future__ import annotations
 
 import logging
+import uuid
 from dataclasses import dataclass
 from datetime import timedelta
 from importlib import import_module
@@ -70,11 +71,30 @@ def guests_cleanup(*, batch_size: int = GUEST_SWEEP_BATCH) -> GuestCleanup:
         for label, count in counts.items():
             removed[label] = removed.get(label, 0) + count
         swept.extend(Owner(guest_id=guest_id) for guest_id in ids)
-    try:
-        cache_entries: int | None = owner_cache_delete(owners=swept)
-    except OwnerCacheUnavailable:
-        cache_entries = None
+    cache_entries = _cache_forget(swept)
     sessions = sessions_expired_purge()
     if total or sessions:
         log.info("abandoned guests removed: %s; expired sessions removed: %s", total, sessions)
     return GuestCleanup(guests=total, removed=removed, cache_entries=cache_entries, sessions=sessions)
+
+
+def guest_delete(*, guest_id: uuid.UUID) -> dict[str, int] | None:
+    """Delete one guest with everything it owns (memory, chats, projects, voice sessions,
+    passes, preferences) and its cache entries; None when it is already gone (merged,
+    deleted, swept). The guest row is locked first, as a merge and the sweep lock it, so
+    a merge of the same guest under way finishes first and this then finds nothing."""
+    with transaction.atomic():
+        if not Guest.objects.select_for_update().filter(pk=guest_id).exists():
+            return None
+        _, removed = Guest.objects.filter(pk=guest_id).delete()
+    _cache_forget([Owner(guest_id=guest_id)])
+    log.info("guest %s deleted: %s", guest_id, removed)
+    return removed
+
+
+def _cache_forget(owners: list[Owner]) -> int | None:
+    """The owners' cache entries deleted; None when the cache could not be reached."""
+    try:
+        return owner_cache_delete(owners=owners)
+    except OwnerCacheUnavailable:
+        return None

@@ -64,7 +64,8 @@ ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # Django's admin, its login under allauth's login limits (accounts.admin_login).
+    "accounts.apps.WhiziAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -119,6 +120,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                # Lazy: only the pages that show a login's guest offer read it.
+                "lifecycle.context_processors.guest_offer",
             ],
         },
     },
@@ -371,8 +374,8 @@ WHIZI_MEMORY_READ_TIMEOUT = envfloat("WHIZI_MEMORY_READ_TIMEOUT", "0.3")
 
 # Requests per minute (per owner, per IP) for each limited endpoint.
 WHIZI_RATE_LIMITS_ENABLED = envbool("WHIZI_RATE_LIMITS_ENABLED", "true")
-# One switch for every limit: allauth's own (signup, login, password reset per address)
-# stay at its defaults unless limits are off.
+# One switch for every limit: allauth's own (signup, login, password reset per address,
+# and the admin login's, accounts.admin_login) stay at its defaults unless limits are off.
 if not WHIZI_RATE_LIMITS_ENABLED:
     ACCOUNT_RATE_LIMITS = False
 WHIZI_RATE_LIMITS = {

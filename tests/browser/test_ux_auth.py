@@ -1,10 +1,13 @@
 """Sign-up, login, logout and password reset as part of the product: its layout, one
 wording ("Sign up", "Log in", "Log out"), the visitor's language, a flash that names the
-email, and a guest's chats and memory carried into the new account.
+email, a guest's chats and memory carried into the new account, and offered to an
+existing account that logs in.
 
 Personas:
-- guest: chatted before signing up; their chats and memory come along.
-- user: has an account; logs in and out, resets a forgotten password.
+- guest: chatted before signing up; their chats and memory come along. Before a login to
+  an existing account, whoever used the browser: nothing of theirs moves unasked.
+- user: has an account; logs in and out, resets a forgotten password, and adds or
+  discards what the browser held before the login.
 """
 
 import re
@@ -15,7 +18,7 @@ from playwright.sync_api import expect
 
 from chat.models import Conversation, Message
 from memory.models import Memory
-from tests.browser.ux import LOCALES, SIZES, check_state, guest_start_in, make_account
+from tests.browser.ux import LOCALES, SIZES, check_state, guest_start_in, make_account, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -137,3 +140,90 @@ def test_a_forgotten_password_is_reset_through_the_products_pages(browser, live_
     page.get_by_role("button", name="Change password").click()
     expect(page.get_by_role("heading", name="Password changed")).to_be_visible()
     check_state(page, "password-reset-done-phone")
+
+
+def _guest_with_data(page, live_server) -> None:
+    """This browser's guest, with a chat and two facts (one of them private)."""
+    guest = guest_start_in(page, live_server)
+    chat = Conversation.objects.create(guest=guest, model="whizi/offline", title="Trip to Hue")
+    Message.objects.create(conversation=chat, role="user", content="Trip to Hue")
+    Message.objects.create(conversation=chat, role="assistant", content="Sounds lovely.",
+                           model="whizi/offline")
+    Memory.objects.create(guest=guest, lines=["My PIN is 4321", "Likes green tea"], tokens=12, version=1)
+
+
+def _log_in_through_the_page(page, live_server, email: str) -> None:
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.locator("input[name=login]").fill(email)
+    page.locator("input[name=password]").fill("a-long-pass-phrase")
+    page.locator("main form button[type=submit]").click()
+
+
+def _tab_to(page, target) -> None:
+    """Reach `target` with the Tab key alone, from the top of the page."""
+    page.locator("body").focus()
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if target.evaluate("node => node === document.activeElement"):
+            return
+    raise AssertionError("the Tab key never reached it")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_logging_in_offers_the_browsers_guest_data_and_adds_it_only_when_asked(browser, live_server, size):
+    user = make_account("bo@example.com")
+    Memory.objects.create(user=user, lines=["Name is Bo"], tokens=4, version=1)
+    page = browser.new_context(viewport=SIZES[size]).new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}/")
+    _guest_with_data(page, live_server)
+    page.goto(f"{live_server.url}/accounts/login/")
+    expect(page.locator(".auth-note")).to_have_text(
+        "After you log in, you choose whether what you did in this browser is added to your account.")
+
+    _log_in_through_the_page(page, live_server, "bo@example.com")
+
+    offer = page.get_by_role("region", name="Add this browser's 2 facts and 1 chat to your account?")
+    expect(offer).to_be_visible()
+    expect(page.locator("#conversation-list")).not_to_contain_text("Trip to Hue")
+    assert Memory.objects.get(user=user).lines == ["Name is Bo"]  # nothing moved at login
+    summary = offer.get_by_text("See what would be added")
+    _tab_to(page, summary)
+    page.keyboard.press("Enter")
+    expect(offer.get_by_text("My PIN is 4321")).to_be_visible()
+    expect(offer.get_by_text("Trip to Hue")).to_be_visible()
+    check_state(page, f"guest-offer-open-{size}")
+    _tab_to(page, offer.get_by_role("button", name="Add to my account"))
+    page.keyboard.press("Enter")
+
+    expect(page.locator(".flash")).to_contain_text("Added to your account.")
+    expect(page.locator("#guest-offer")).to_have_count(0)
+    expect(page.locator("#conversation-list")).to_contain_text("Trip to Hue")
+    check_state(page, f"guest-offer-added-{size}")
+    assert Memory.objects.get(user=user).lines == ["Name is Bo", "My PIN is 4321", "Likes green tea"]
+
+
+def test_without_javascript_the_offer_is_discarded_by_a_plain_form_in_the_visitors_language(
+        browser, live_server):
+    user = make_account("bo@example.com")
+    page = browser.new_context(locale=LOCALES["vi"], viewport=SIZES["phone"],
+                               java_script_enabled=False).new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{live_server.url}/")
+    _guest_with_data(page, live_server)
+    _log_in_through_the_page(page, live_server, "bo@example.com")
+    page.goto(f"{live_server.url}/settings/")
+
+    question = "Thêm 2 sự kiện và 1 cuộc trò chuyện từ trình duyệt này vào tài khoản của bạn?"
+    offer = page.get_by_role("region", name=question)
+    expect(offer).to_be_visible()
+    offer.get_by_text("Xem những gì sẽ được thêm").click()
+    expect(offer.get_by_text("My PIN is 4321")).to_be_visible()
+    screenshot(page, "guest-offer-settings-vi-nojs-phone")  # axe-core needs JavaScript: checked above
+    offer.get_by_role("button", name="Bỏ đi").click()
+
+    expect(page.locator(".flash")).to_contain_text("Đã bỏ đi.")
+    expect(page.locator("#guest-offer")).to_have_count(0)
+    assert not Memory.objects.filter(guest__isnull=False).exists()
+    assert not Conversation.objects.filter(title="Trip to Hue").exists()
+    assert not Memory.objects.filter(user=user).exists()

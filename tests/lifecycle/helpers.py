@@ -1,13 +1,15 @@
 """Personas and their data for the account lifecycle tests.
 
 - guest: a visitor with no account, known only by the guest id in their session.
-- user: an account; after signup or login it holds what its guest had.
+- user: an account; after signup it holds what its guest had; after logging in to it, it
+  holds what it had, and is offered the browser's guest data to add or discard.
 - planter: someone who plants their own session cookie in another person's browser;
   may never read or write the account that browser signs in to.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from allauth.account.models import EmailAddress
@@ -98,3 +100,19 @@ def owned_rows(user_id: int) -> dict[str, int]:
         "preferences": Preference.objects.filter(user_id=user_id).count(),
         "emails": EmailAddress.objects.filter(user_id=user_id).count(),
     }
+
+
+def offer_digest(client: Client, page: str = "/") -> str | None:
+    """The digest of the guest offer the page shows (None: it shows none)."""
+    found = re.search(r'name="offer" value="([0-9a-f]+)"', client.get(page).content.decode())
+    return found.group(1) if found else None
+
+
+def offer_answer(client: Client, answer: str, *, digest: str | None = None, page: str = "/"):
+    """Press "Add" ("add") or "Discard" ("discard") on the offer the page shows."""
+    if answer == "add" and digest is None:
+        digest = offer_digest(client, page)
+    fields = {"next": page, **({"offer": digest} if digest else {})}
+    response = client.post(f"/guest-offer/{answer}/", fields)
+    assert response.status_code == 302, response.content[:500]
+    return response

@@ -1,6 +1,6 @@
 """Guests whose session has expired are deleted with everything they own, by the
 hourly beat task and by `cleanup_guests`; guests still within a session's life and
-accounts are never touched."""
+accounts are never touched. One guest whose data an account declined goes the same way."""
 
 from datetime import timedelta
 from io import StringIO
@@ -15,7 +15,7 @@ from accounts.cache import owner_cache_key
 from accounts.models import Guest, Preference
 from accounts.owner import Owner
 from chat.models import Conversation, Message, Project, VoiceSession, VoiceTurn
-from lifecycle.cleanup import guests_cleanup
+from lifecycle.cleanup import guest_delete, guests_cleanup
 from lifecycle.tasks import cleanup_abandoned_guests_task
 from memory.models import Memory, MemoryPass
 from tests.lifecycle.helpers import give_history, make_user
@@ -131,3 +131,19 @@ def test_the_sweep_purges_expired_sessions_and_keeps_live_ones():
 
     assert list(Session.objects.values_list("session_key", flat=True)) == [live.session_key]
     assert "Removed 1 expired sessions." in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_one_guest_is_deleted_with_all_it_owns_and_only_once(guests):
+    _, recent = guests
+    cache.set(owner_cache_key(recent, "recent-models"), ["x"], 600)
+    other = _guest(last_seen_days_ago=0)
+
+    removed = guest_delete(guest_id=recent.guest_id)
+
+    assert removed["accounts.Guest"] == 1 and removed["chat.Message"] == 2
+    assert not Guest.objects.filter(pk=recent.guest_id).exists()
+    assert not _owns_anything(recent)
+    assert cache.get(owner_cache_key(recent, "recent-models")) is None
+    assert _owns_anything(other)
+    assert guest_delete(guest_id=recent.guest_id) is None  # already gone: nothing to do

@@ -3,17 +3,19 @@
 Round after round, an account is deleted while its browsers keep using it through the
 real request stack (Django's ASGI handler): new conversations and "Remember that …"
 messages on the JSON API, the page's streamed replies, voice sessions, memory passes
-run as the worker runs them, and guests logging in to it (a guest merge). Everything is
-real; the chat and memory models are the offline model.
+run as the worker runs them, and guests logging in to it and adding their guest data (a
+guest merge). Everything is real; the chat and memory models are the offline model.
 
 Personas: the user, signed in on several browsers, whose account support deletes; a
-guest who logs in to that account while it is being deleted.
+guest who logs in to that account and adds what they did as a guest while it is being
+deleted.
 """
 
 from __future__ import annotations
 
 import collections
 import json
+import re
 import threading
 from collections.abc import Awaitable, Callable
 from io import StringIO
@@ -153,6 +155,14 @@ def _browsers(traffic: Traffic, user, conversation_id: int) -> list[Callable[[in
         traffic.count(traffic.chat, sent.status_code)
         logged_in = await guest.post("/accounts/login/", {"login": user.email, "password": PASSWORD})
         traffic.count(traffic.logins, logged_in.status_code)
+        if logged_in.status_code != 302:
+            return
+        page = await guest.get("/")  # where the login lands: it offers the guest's data
+        traffic.count(traffic.chat, page.status_code)
+        offer = re.search(r'name="offer" value="([0-9a-f]+)"', page.content.decode())
+        if offer:
+            added = await guest.post("/guest-offer/add/", {"offer": offer.group(1), "next": "/"})
+            traffic.count(traffic.logins, added.status_code)
 
     return [api_new_conversation, api_same_conversation, page_stream, voice_session, guest_logs_in]
 

@@ -1,12 +1,21 @@
-"""A pass queued or running for a guest when they sign up lands on the account: it
-never writes to a guest that no longer exists, and what it extracted is not lost."""
+"""A pass queued or running for a guest when they sign up (or add their guest data after
+logging in) lands on the account: it never writes to a guest that no longer exists, and
+what it extracted is not lost."""
 
 import pytest
 from django.test import Client
 
 from accounts.owner import Owner
 from memory.models import Memory, MemoryPass
-from tests.lifecycle.helpers import give_history, give_memory, guest_of, log_in, make_user, sign_up
+from tests.lifecycle.helpers import (
+    give_history,
+    give_memory,
+    guest_of,
+    log_in,
+    make_user,
+    offer_answer,
+    sign_up,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -82,6 +91,7 @@ def test_a_pass_for_a_merged_guest_with_an_account_memory_keeps_both(guest_brows
     give_memory(Owner(user_id=user.pk), ["Works as a nurse"])
     history = give_history(guest, facts=["Name is Mai"])
     log_in(browser, "mai@example.com")
+    offer_answer(browser, "add")
     Script("memory").reset().reply("- Works as a nurse\n- Name is Mai\n- Has a cat called Miso")
 
     pass_run(pass_id=history.queued_pass.pk)

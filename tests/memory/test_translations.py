@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.utils import translation
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 STRINGS = [
     # Settings: intro
@@ -159,6 +159,148 @@ STRINGS = [
         'ko': '메모리를 지울 수 없음',
         'ms': 'Memori tidak dapat dikosongkan',
     }),
+    # Guest data at login
+    (None, {
+        'en': "Add this browser's %(facts)s and %(chats)s to your account?",
+        'vi': 'Thêm %(facts)s và %(chats)s từ trình duyệt này vào tài khoản của bạn?',
+        'zh-hans': '要将此浏览器中的%(facts)s和%(chats)s添加到你的账户吗？',
+        'ja': 'このブラウザの%(facts)sと%(chats)sをアカウントに追加しますか？',
+        'ko': '이 브라우저의 %(facts)s와 %(chats)s를 계정에 추가할까요?',
+        'ms': 'Tambah %(facts)s dan %(chats)s daripada pelayar ini ke akaun anda?',
+    }),
+    # Guest data at login
+    (None, {
+        'en': "Add this browser's %(what)s to your account?",
+        'vi': 'Thêm %(what)s từ trình duyệt này vào tài khoản của bạn?',
+        'zh-hans': '要将此浏览器中的%(what)s添加到你的账户吗？',
+        'ja': 'このブラウザの%(what)sをアカウントに追加しますか？',
+        'ko': '이 브라우저의 %(what)s를 계정에 추가할까요?',
+        'ms': 'Tambah %(what)s daripada pelayar ini ke akaun anda?',
+    }),
+    # Guest data at login
+    (None, {
+        'en': 'What this browser holds changed since it was shown. Check it again, then choose.',
+        'vi': 'Nội dung của trình duyệt này đã thay đổi kể từ khi được hiển thị. Hãy xem lại rồi chọn.',
+        'zh-hans': '此浏览器中的内容在显示后发生了变化。请重新查看后再选择。',
+        'ja': '表示した後に、このブラウザの内容が変わりました。もう一度確認してから選んでください。',
+        'ko': '표시된 뒤 이 브라우저의 내용이 바뀌었습니다. 다시 확인한 뒤 선택해 주세요.',
+        'ms': 'Kandungan pelayar ini berubah sejak ia dipaparkan. Semak semula, kemudian pilih.',
+    }),
+    # Guest data at login
+    (None, {
+        'en': 'Added to your account.',
+        'vi': 'Đã thêm vào tài khoản của bạn.',
+        'zh-hans': '已添加到你的账户。',
+        'ja': 'アカウントに追加しました。',
+        'ko': '계정에 추가했습니다.',
+        'ms': 'Ditambah ke akaun anda.',
+    }),
+    # Guest data at login
+    (None, {
+        'en': 'Discarded. Nothing was added to your account.',
+        'vi': 'Đã bỏ đi. Không có gì được thêm vào tài khoản của bạn.',
+        'zh-hans': '已丢弃，你的账户中没有添加任何内容。',
+        'ja': '破棄しました。アカウントには何も追加されていません。',
+        'ko': '버렸습니다. 계정에는 아무것도 추가되지 않았습니다.',
+        'ms': 'Dibuang. Tiada apa-apa ditambah ke akaun anda.',
+    }),
+    # Guest data at login
+    (None, {
+        'en': 'This browser was used without an account before you logged in. Nothing from it is in your account unless you add it.',
+        'vi': 'Trình duyệt này đã được dùng mà không có tài khoản trước khi bạn đăng nhập. Không có gì từ đó được đưa vào tài khoản của bạn trừ khi bạn thêm.',
+        'zh-hans': '在你登录之前，此浏览器曾在未登录账户的情况下使用。除非你选择添加，其中的内容不会进入你的账户。',
+        'ja': 'ログインする前に、このブラウザはアカウントなしで使われていました。追加しない限り、その内容はアカウントに入りません。',
+        'ko': '로그인하기 전에 이 브라우저는 계정 없이 사용되었습니다. 추가하지 않으면 그 내용은 계정에 들어가지 않습니다.',
+        'ms': 'Pelayar ini digunakan tanpa akaun sebelum anda log masuk. Tiada apa-apa daripadanya dimasukkan ke akaun anda melainkan anda menambahkannya.',
+    }),
+    # Guest data at login
+    (None, {
+        'en': 'See what would be added',
+        'vi': 'Xem những gì sẽ được thêm',
+        'zh-hans': '查看将要添加的内容',
+        'ja': '追加される内容を見る',
+        'ko': '추가될 내용 보기',
+        'ms': 'Lihat apa yang akan ditambah',
+    }),
+    # Guest data at login
+    (None, {
+        'en': 'Facts',
+        'vi': 'Sự kiện',
+        'zh-hans': '事实',
+        'ja': '事実',
+        'ko': '사실',
+        'ms': 'Fakta',
+    }),
+    # Guest data at login
+    (None, {
+        'en': 'Voice chat',
+        'vi': 'Trò chuyện bằng giọng nói',
+        'zh-hans': '语音聊天',
+        'ja': '音声チャット',
+        'ko': '음성 채팅',
+        'ms': 'Sembang suara',
+    }),
+    # Guest data at login
+    (None, {
+        'en': 'Add to my account',
+        'vi': 'Thêm vào tài khoản của tôi',
+        'zh-hans': '添加到我的账户',
+        'ja': 'アカウントに追加',
+        'ko': '내 계정에 추가',
+        'ms': 'Tambah ke akaun saya',
+    }),
+    # Guest data at login
+    (None, {
+        'en': 'Discard',
+        'vi': 'Bỏ đi',
+        'zh-hans': '丢弃',
+        'ja': '破棄',
+        'ko': '버리기',
+        'ms': 'Buang',
+    }),
+    # Guest data at login
+    (None, {
+        'en': 'Discard deletes it for good. If you log out without choosing, it is deleted too.',
+        'vi': 'Bỏ đi sẽ xóa vĩnh viễn. Nếu bạn đăng xuất mà chưa chọn, nội dung này cũng bị xóa.',
+        'zh-hans': '丢弃后将被永久删除。如果你未作选择就退出登录，这些内容也会被删除。',
+        'ja': '破棄すると完全に削除されます。選ばずにログアウトした場合も削除されます。',
+        'ko': '버리면 영구히 삭제됩니다. 선택하지 않고 로그아웃해도 삭제됩니다.',
+        'ms': 'Buang memadamkannya secara kekal. Jika anda log keluar tanpa memilih, ia juga dipadamkan.',
+    }),
+    # Guest data at login
+    (None, {
+        'en': 'After you log in, you choose whether what you did in this browser is added to your account.',
+        'vi': 'Sau khi đăng nhập, bạn chọn có thêm những gì đã làm trên trình duyệt này vào tài khoản hay không.',
+        'zh-hans': '登录后，你可以选择是否将此浏览器中的内容添加到账户。',
+        'ja': 'ログイン後、このブラウザでの内容をアカウントに追加するかどうかを選べます。',
+        'ko': '로그인한 뒤 이 브라우저에서 한 내용을 계정에 추가할지 선택할 수 있습니다.',
+        'ms': 'Selepas log masuk, anda pilih sama ada apa yang anda lakukan dalam pelayar ini ditambah ke akaun anda.',
+    }),
+]
+
+# Count phrases (ngettext): English has two forms, the other five languages one.
+PLURALS = [
+    (('%(counter)s fact', '%(counter)s facts'), {
+        'vi': '%(counter)s sự kiện',
+        'zh-hans': '%(counter)s 条事实',
+        'ja': '%(counter)s 件の事実',
+        'ko': '사실 %(counter)s개',
+        'ms': '%(counter)s fakta',
+    }),
+    (('%(counter)s chat', '%(counter)s chats'), {
+        'vi': '%(counter)s cuộc trò chuyện',
+        'zh-hans': '%(counter)s 个聊天',
+        'ja': '%(counter)s 件のチャット',
+        'ko': '채팅 %(counter)s개',
+        'ms': '%(counter)s sembang',
+    }),
+    (('%(counter)s project', '%(counter)s projects'), {
+        'vi': '%(counter)s dự án',
+        'zh-hans': '%(counter)s 个项目',
+        'ja': '%(counter)s 件のプロジェクト',
+        'ko': '프로젝트 %(counter)s개',
+        'ms': '%(counter)s projek',
+    }),
 ]
 
 LANGUAGES = ["en", "vi", "zh-hans", "ja", "ko", "ms"]
@@ -170,6 +312,17 @@ def test_every_product_string_is_translated_exactly(language, context, row):
     with translation.override(language):
         translated = pgettext(context, row["en"]) if context else gettext(row["en"])
     assert translated == row[language]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(("english", "row"), PLURALS, ids=[english[0] for english, _row in PLURALS])
+def test_every_count_phrase_is_translated_exactly(language, english, row):
+    with translation.override(language):
+        one, many = ngettext(*english, 1) % {"counter": 1}, ngettext(*english, 3) % {"counter": 3}
+    if language == "en":
+        assert (one, many) == (english[0] % {"counter": 1}, english[1] % {"counter": 3})
+    else:
+        assert (one, many) == (row[language] % {"counter": 1}, row[language] % {"counter": 3})
 
 
 def test_japanese_words_the_web_row_and_the_app_alert_title_differently():
