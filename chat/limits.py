@@ -28,7 +28,10 @@ def message_content_check(content: object) -> str:
         raise ChatInputError(_("Type a message first."))
     content = content.strip()
     if len(content) > MAX_MESSAGE_CHARS:
-        raise ChatInputError(
-            _("A message can be at most %(count)d characters.") % {"count": MAX_MESSAGE_CHARS}
-        )
+        raise ChatInputError(message_too_long_text())
     return content
+
+
+def message_too_long_text() -> str:
+    """What a message over the limit is told, by the server and by the page's counter."""
+    return _("A message can be at most %(count)d characters.") % {"count": MAX_MESSAGE_CHARS}
