@@ -7,8 +7,7 @@ test_ownership.py covers every door).
 """
 
 import json
-from datetime import date, datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
@@ -164,7 +163,7 @@ def test_the_list_is_grouped_by_when_each_chat_was_last_used():
     today = date(2026, 3, 20)
 
     def used(days_ago: int) -> Conversation:
-        moment = datetime(2026, 3, 20, 12, tzinfo=dt_timezone.utc) - timedelta(days=days_ago)
+        moment = datetime(2026, 3, 20, 12, tzinfo=UTC) - timedelta(days=days_ago)
         return Conversation(title=f"{days_ago} days", updated_at=moment)
 
     groups = conversation_groups([used(0), used(1), used(3), used(7), used(20), used(90)], today=today)
@@ -178,7 +177,7 @@ def test_the_list_is_grouped_by_when_each_chat_was_last_used():
 def test_the_side_column_shows_the_date_groups(guest):
     _chat(guest, "Trip to Hue")
     old = _chat(guest, "Old plans")
-    Conversation.objects.filter(pk=old.pk).update(updated_at=datetime(2020, 1, 1, tzinfo=dt_timezone.utc))
+    Conversation.objects.filter(pk=old.pk).update(updated_at=datetime(2020, 1, 1, tzinfo=UTC))
 
     page = guest.get("/").content.decode()
 

@@ -63,7 +63,7 @@ class Ann:
         return {
             "memory": (memory.lines, memory.version, memory.epoch),
             "messages": list(self.conversation.messages.values_list("content", flat=True)),
-            "conversations": list(Conversation.objects.filter(user=self.user).values_list("title", flat=True)),
+            "titles": list(Conversation.objects.filter(user=self.user).values_list("title", flat=True)),
             "in_project": Conversation.objects.filter(project=self.project).count(),
             "voice": (self.voice.ended_at, self.voice.turns.count()),
         }
@@ -104,12 +104,13 @@ def attempts(ann: Ann, client: Client) -> dict[str, int]:
                                             form=True).status_code
         results[f"edit {cid}"] = post(client, "/send/", {"content": "hi", "edit": m - 1, "conversation": cid},
                                       form=True).status_code
-        results[f"rename {cid}"] = post(client, f"/c/{cid}/rename/", {"title": "Mine now"}, form=True).status_code
+        results[f"rename {cid}"] = post(client, f"/c/{cid}/rename/", {"title": "Mine"}, form=True).status_code
         results[f"delete {cid}"] = post(client, f"/c/{cid}/delete/", form=True).status_code
         token = {"X-CSRFToken": client.cookies["csrftoken"].value}
         results[f"api get {cid}"] = client.get(f"/api/conversations/{cid}/").status_code
-        results[f"api rename {cid}"] = client.patch(f"/api/conversations/{cid}/", data='{"title": "Mine"}',
-                                                    content_type="application/json", headers=token).status_code
+        results[f"api rename {cid}"] = client.patch(
+            f"/api/conversations/{cid}/", data='{"title": "Mine"}', content_type="application/json",
+            headers=token).status_code
         results[f"api delete {cid}"] = client.delete(f"/api/conversations/{cid}/", headers=token).status_code
     for vid in (v, v + 1, 0, HUGE):
         results[f"voice turn {vid}"] = post(client, f"/api/voice/sessions/{vid}/transcript/",

@@ -11,8 +11,6 @@ from django.test import AsyncClient
 pytestmark = [pytest.mark.django_db]
 
 
-
-
 def test_a_static_file_is_served_asynchronously_without_a_warning():
     from asgiref.sync import async_to_sync
 
