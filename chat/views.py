@@ -283,8 +283,11 @@ def _finish_stream(request: HttpRequest, exchange: Exchange, completion: Complet
         {"conversation": chat, **_list_context(Owner.of(chat))},
         request=request,
     )
+    options_html = render_to_string("chat/home.html#chat-options",
+                                    {"conversation": chat, "chat_messages": [message]}, request=request)
     return {"message_id": message.pk, "turns": reply.turns, "replaced": exchange.replaces,
-            "html": message_html, "user_html": user_html, "list_html": list_html}
+            "html": message_html, "user_html": user_html, "list_html": list_html,
+            "options_html": options_html}
 
 
 def _stream_error(failure: ChatModelFailed) -> bytes:

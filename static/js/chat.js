@@ -403,6 +403,11 @@
             }
             const list = document.getElementById("conversation-list");
             if (list && message.data.list_html) list.replaceWith(fromHTML(message.data.list_html));
+            // A new chat's first reply: rename and delete are there from now on.
+            const options = document.getElementById("chat-options");
+            if (options && !options.children.length && message.data.options_html) {
+              options.replaceWith(fromHTML(message.data.options_html));
+            }
             if (window.htmx) {
               window.htmx.process(saved);
               const newList = document.getElementById("conversation-list");

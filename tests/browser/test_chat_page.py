@@ -330,6 +330,38 @@ def test_a_hostile_reply_never_becomes_markup_streaming_or_saved(browser, server
     assert hostile_markup(page) == []
 
 
+MEMORY_PAYLOADS = [
+    "Name is <script>window.pwned = 6</script>Ann",
+    "Likes <img src=x onerror=\"window.pwned = 7\"> tea",
+    "Website is [home](javascript:window.pwned=8)",
+    "Pet is <a href=\"javascript:window.pwned=9\">Rex</a>",
+]
+
+
+def test_hostile_memory_lines_stay_words_in_a_reply_and_on_settings(browser, server):
+    from memory.models import Memory
+
+    page = open_chat(browser, server, model=OFFLINE)
+    token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+    started = page.request.post(f"{server}/api/conversations/", data="{}",
+                                headers={"X-CSRFToken": token, "Content-Type": "application/json"})
+    assert started.status == 201
+    chat = Conversation.objects.get(pk=started.json()["id"])
+    Memory.objects.create(guest_id=chat.guest_id, lines=MEMORY_PAYLOADS, tokens=40, version=1)
+
+    page.fill("#composer-content", "What do you remember about me?")
+    page.locator(".composer-send").click()
+    replies_saved(page, 1)
+
+    expect(page.locator(".msg-assistant .msg-body")).to_contain_text("Likes <img src=x")  # as words
+    assert hostile_markup(page) == []
+    page.goto(server + "/settings/?memory=open")
+    expect(page.locator("#memory")).to_contain_text("<script>window.pwned = 6</script>")
+    built = page.locator("#memory script, #memory img, #memory [onerror], #memory a[href^='javascript' i]")
+    assert built.count() == 0
+    assert page.evaluate("window.pwned === undefined")
+
+
 # --- message actions
 
 
@@ -446,6 +478,7 @@ def test_a_chat_is_renamed_found_by_search_and_deleted(browser, server, script):
     page.fill("#composer-content", "How do I make pho?")
     page.locator(".composer-send").click()
     replies_saved(page, 1)
+    expect(page.locator(".chat-options summary")).to_be_visible()  # a new chat has them at once
     page.goto(server + "/")
     page.select_option("select[name=model]", CHAT_A)
     page.fill("#composer-content", "Something else")
