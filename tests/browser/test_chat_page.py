@@ -488,6 +488,7 @@ def test_a_chat_is_renamed_found_by_search_and_deleted(browser, server, script):
 
     page.goto(f"{server}/c/{pho.pk}/")
     page.locator(".chat-options summary").click()
+    screenshot(page, "chat-options-desktop")
     page.fill("#chat-rename-title", "Pho night")
     page.get_by_role("button", name="Rename").click()
     expect(page.locator("#chat-title")).to_have_text("Pho night")
@@ -503,6 +504,7 @@ def test_a_chat_is_renamed_found_by_search_and_deleted(browser, server, script):
     dialog = page.locator("#chat-delete-dialog")
     expect(dialog).to_contain_text("What Whizi remembers about you is not changed.")
     expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
+    screenshot(page, "chat-delete-dialog-desktop")
     dialog.get_by_role("button", name="Delete chat").click()
 
     expect(page.locator(".flash")).to_contain_text("Chat deleted.")
