@@ -1,4 +1,5 @@
-"""The chat page (`/`, `/c/<id>/`): HTMX, server-rendered, for guests and accounts.
+"""The chat page (`/`, `/c/<id>/`): HTMX, server-rendered, for guests and accounts; renaming
+and deleting a chat (chat.conversations, the same services as the JSON API).
 
 Sending a message has two doors onto the same services:
 - `send` is a plain form POST that waits for the whole reply (works without JavaScript);
@@ -236,8 +237,13 @@ def send(request: HttpRequest) -> HttpResponse:
     except ChatModelFailed as exc:
         failure = model_failure_text(kind=exc.kind, retryable=exc.retryable, retry_after=exc.retry_after)
         chat = exc.user_message.conversation
-        context = _page_context(request, Owner.of(chat), conversation=chat, send_error=failure.__dict__,
-                                retry_content=exc.user_message.content)
+        said, retry = failure.__dict__, exc.user_message.content
+        if request.POST.get("regenerate"):
+            # The earlier reply stays: said above the composer, with no "Try again" item.
+            said = {**said, "message": f"{failure.message} {_('The earlier reply is kept.')}"}
+            retry = None
+        context = _page_context(request, Owner.of(chat), conversation=chat, send_error=said,
+                                retry_content=retry)
         response = already_logged(render(request, "chat/home.html", context, status=failure.status))
         if failure.retry_after:
             response["Retry-After"] = str(failure.retry_after)
@@ -301,8 +307,11 @@ def _stream_error(failure: ChatModelFailed) -> bytes:
 async def send_stream(request: HttpRequest) -> HttpResponse:
     """Send a message and stream the reply as server-sent events.
 
-    Events: `start` {conversation, url, model, title}; `token` "text" (many); then `done`
-    {message_id, turns, html, list_html} or `error` {title, message, retryable, status}.
+    The form names a new message (`content`), the last one edited (`edit` and `content`)
+    or the last reply to write again (`regenerate`).
+    Events: `start` {conversation, url, model, title}; `token` "text" (many; a chunk of
+    text each); then `done` {message_id, turns, replaced, html, user_html, list_html,
+    options_html} or `error` {title, message, retryable, status}.
     The database is used in two short steps (whizi.db.db_step); nothing is held while
     the model writes.
     """

@@ -36,7 +36,7 @@ def _merge_guest_of_session(request: HttpRequest, user) -> GuestMerge | None:
 
 @receiver(user_signed_up, dispatch_uid="whizi_merge_guest_on_signup")
 def merge_guest_on_signup(sender, request: HttpRequest, user, **kwargs) -> None:
-    notice = signup_notice(_merge_guest_of_session(request, user))
+    notice = signup_notice(_merge_guest_of_session(request, user), user_id=user.pk)
     if notice and getattr(request, "session", None) is not None:
         # One line says what came along; allauth's own notices after a sign-up are
         # left out then (lifecycle.adapter): the top bar already names the account.

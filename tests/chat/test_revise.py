@@ -84,6 +84,8 @@ def test_a_failed_regenerate_keeps_the_old_reply(guest, script_a):
     response = _form(guest, conversation=chat, regenerate=old.pk)
 
     assert response.status_code >= 500  # the timeout, told on the page
+    page = response.content.decode()
+    assert "The chat model took too long to answer." in page and "The earlier reply is kept." in page
     assert _last_reply(chat).pk == old.pk and _log(chat)[-1] == ("assistant", "Three.")
     assert MemoryPass.objects.get().through_message_id == old.pk
 
