@@ -314,7 +314,8 @@
     pinned = true;
     keepInView();
     const controller = new AbortController();
-    const state = { controller: controller, started: false, stopAsked: false, timer: null };
+    const state = { controller: controller, started: false, stopAsked: false, timer: null,
+                    regenerate: Boolean(regenerate) };
     current = state;
     setStreaming(true);
     let finished = false;
@@ -462,7 +463,8 @@
 
   function stop() {
     if (!current) return;
-    if (current.started) {
+    if (current.started || current.regenerate) {
+      // A regenerate replaces nothing until its reply is whole: stopping is safe at once.
       current.controller.abort();
       return;
     }

@@ -10,6 +10,7 @@ from the fake OpenAI-protocol provider on loopback when they must drip token by 
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 
@@ -107,7 +108,7 @@ def server(django_db_setup, django_db_blocker, fake_provider_server):
                      OPENAI_API_BASE=fake_provider_server.base_url, OPENAI_API_KEY="sk-fake")
     web = uvicorn_start(env=env, log=ARTIFACTS / "uvicorn-chat-page.log", port=port)
     base_url = f"http://127.0.0.1:{port}"
-    uvicorn_wait_ready(web, base_url, timeout=60)
+    uvicorn_wait_ready(web, base_url, timeout=90)
     yield base_url
     web.stop()
 
@@ -212,6 +213,8 @@ def test_stop_before_the_first_token_keeps_the_message(browser, server, script):
     page.locator(".composer-send").click()
     assert script.wait_arrived("thinking")
     expect(page.locator(".msg-waiting")).to_contain_text("Whizi is thinking")
+    # The page knows the message is saved (the stream's start): the new chat's address.
+    expect(page).to_have_url(re.compile(r"/c/\d+/$"))
 
     page.locator("[data-chat-stop]").click()
 
