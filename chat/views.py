@@ -76,9 +76,9 @@ def _get_project_for_owner(owner: Owner | None, project_id: object) -> Project |
 
 def _list_context(owner: Owner | None, query: str = "") -> dict[str, object]:
     """The side column's list: the owner's chats by date, or those a search found."""
-    found, more = conversation_search(owner=owner, query=query, limit=LIST_LIMIT)
+    found, _more = conversation_search(owner=owner, query=query, limit=LIST_LIMIT)
     return {"conversations": found, "conversation_groups": conversation_groups(found),
-            "search": " ".join(query.split()), "list_more": more}
+            "search": " ".join(query.split())}
 
 
 def _mark_last(messages: list[Message]) -> None:
