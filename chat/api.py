@@ -15,14 +15,20 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from accounts.owner import Owner, owner_for_lookup, owner_for_write
+from accounts.owner import Owner, owner_for_lookup, owner_for_read, owner_for_write
 from accounts.ratelimit import rate_limited
-from chat.conversations import conversation_for_owner, conversation_start
+from chat.conversations import (
+    conversation_delete,
+    conversation_for_owner,
+    conversation_rename,
+    conversation_search,
+    conversation_start,
+)
 from chat.errors import ChatInputError, ChatModelFailed, ChatNotAllowed, model_failure_text
 from chat.exchange import Exchange, chat_exchange_open, chat_reply_async
 from chat.limits import MAX_MESSAGE_CHARS
 from chat.model_choice import chat_model_choose
-from chat.models import VoiceSession
+from chat.models import Conversation, VoiceSession
 from chat.voice import voice_instructions, voice_session_end, voice_session_open, voice_turn_add
 from whizi.db import db_step
 from whizi.http import ApiError, api_view, json_body
@@ -88,14 +94,53 @@ def _get_voice_session_for_owner(owner: Owner, session_id: int) -> VoiceSession:
     return get_object_or_404(VoiceSession.objects.for_owner(owner), pk=session_id)
 
 
-@rate_limited("conversation_create", fail_open=True)
-@chat_api("POST")
+# Conversations a page of the list holds (`?page=2` for the next).
+API_PAGE_SIZE = 20
+
+
+def _conversation_json(chat: Conversation) -> dict[str, object]:
+    return {"id": chat.pk, "title": chat.title, "model": chat.model,
+            "project": chat.project_id, "updated_at": chat.updated_at.isoformat()}
+
+
+def _page_number(request: HttpRequest) -> int:
+    raw = request.GET.get("page", "1")
+    if not raw.isdigit() or not 1 <= int(raw) <= 10_000:
+        raise ChatInputError(_("page must be a whole number from 1."), field="page")
+    return int(raw)
+
+
+@rate_limited({"POST": "conversation_create"}, fail_open=True)
+@chat_api("GET", "POST")
 def conversations(request: HttpRequest) -> HttpResponse:
+    """GET: the owner's conversations with at least one message, newest first, whose
+    title or text holds `?q=` (all when empty), a page at a time; POST: start one."""
+    if request.method == "GET":
+        page = _page_number(request)
+        query = request.GET.get("q", "")
+        found, more = conversation_search(owner=owner_for_read(request), query=query,
+                                          offset=(page - 1) * API_PAGE_SIZE, limit=API_PAGE_SIZE)
+        return JsonResponse({"conversations": [_conversation_json(chat) for chat in found],
+                             "next_page": page + 1 if more else None})
     data = _body(request, required=False)
     model = _optional_str(data, "model")
     chat_model_choose(requested=model)  # an unknown model is refused before a guest is made
     chat = conversation_start(owner=owner_for_write(request), model=model)
     return JsonResponse({"id": chat.pk, "model": chat.model}, status=201)
+
+
+@chat_api("GET", "PATCH", "DELETE")
+def conversation(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    """GET one conversation; PATCH `{"title": "…"}` renames it; DELETE deletes it and its
+    messages (memory is untouched). Another owner's id is a 404, as everywhere."""
+    chat = conversation_for_owner(owner=owner_for_lookup(request), conversation_id=conversation_id)
+    if request.method == "DELETE":
+        conversation_delete(conversation=chat)
+        return HttpResponse(status=204)
+    if request.method == "PATCH":
+        data = _body(request, required=True)
+        conversation_rename(conversation=chat, title=data.get("title"))
+    return JsonResponse(_conversation_json(chat))
 
 
 # Chat fails open: Redis being down must not take chat down with it.

@@ -1,18 +1,34 @@
-"""Conversations and projects: starting them, and finding one that belongs to the owner."""
+"""Conversations and projects: starting, finding, renaming, deleting and searching them.
+
+The page (chat.views) and the JSON API (chat.api) call the same services, so a rule such
+as "another owner's conversation is a 404" or "a title is at most 200 characters" lives
+here once. Deleting a conversation deletes its messages and nothing else: the owner's
+memory is untouched (a pass waiting on it reads nothing and changes nothing).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import date
+
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.locks import owner_hold
+from accounts.locks import owned_row_lock, owner_hold
 from accounts.owner import Owner
 from chat.errors import ChatInputError
-from chat.limits import MAX_PROJECT_INSTRUCTIONS_CHARS, MAX_PROJECT_NAME_CHARS
+from chat.limits import (
+    MAX_PROJECT_INSTRUCTIONS_CHARS,
+    MAX_PROJECT_NAME_CHARS,
+    MAX_RENAMED_TITLE_CHARS,
+    MAX_SEARCH_CHARS,
+)
 from chat.model_choice import chat_model_choose
-from chat.models import Conversation, Project
+from chat.models import Conversation, Message, Project
 from whizi.text import storable_text
 
 
@@ -61,3 +77,79 @@ def conversation_start(*, owner: Owner, model: str | None = None,
     with transaction.atomic():
         owner_hold(owner=owner)  # an owner deleted meanwhile is a 404 (accounts.locks)
         return Conversation.objects.create(**owner.lookup, model=chosen, project=project)
+
+
+def conversation_title_check(title: object) -> str:
+    """A title the owner typed, on one line. Raises ChatInputError."""
+    text = " ".join(storable_text(title).split()) if isinstance(title, str) else ""
+    if not text:
+        raise ChatInputError(_("Give the chat a name."), field="title")
+    if len(text) > MAX_RENAMED_TITLE_CHARS:
+        raise ChatInputError(
+            _("A chat name can be at most %(count)d characters.") % {"count": MAX_RENAMED_TITLE_CHARS},
+            field="title",
+        )
+    return text
+
+
+def conversation_rename(*, conversation: Conversation, title: object) -> Conversation:
+    """Give the conversation the owner's own title. Raises ChatInputError (nothing changed)
+    or Http404 when it was deleted meanwhile."""
+    text = conversation_title_check(title)
+    with transaction.atomic():
+        owned_row_lock(Conversation, pk=conversation.pk)  # as every write to it (accounts.locks)
+        # Renaming is not using the chat: its place in the list (updated_at) stays.
+        Conversation.objects.filter(pk=conversation.pk).update(title=text)
+    conversation.title = text
+    return conversation
+
+
+def conversation_delete(*, conversation: Conversation) -> None:
+    """Delete the conversation and its messages. Memory is untouched."""
+    with transaction.atomic():
+        locked = owned_row_lock(Conversation, pk=conversation.pk)
+        locked.delete()
+
+
+def _listed(owner: Owner) -> QuerySet[Conversation]:
+    # Conversations with at least one message: a chat started and never used is not listed.
+    used = Message.objects.filter(conversation_id=OuterRef("pk"))
+    return (Conversation.objects.for_owner(owner).filter(Exists(used))
+            .select_related("project").order_by("-updated_at", "-id"))
+
+
+def conversation_search(*, owner: Owner | None, query: str = "", offset: int = 0,
+                        limit: int = 50) -> tuple[list[Conversation], bool]:
+    """The owner's conversations, newest first, whose title or any message holds `query`
+    (case-insensitive; everything when empty); and whether more follow this page."""
+    if owner is None:
+        return [], False
+    rows = _listed(owner)
+    words = " ".join(str(query or "").split())[:MAX_SEARCH_CHARS]
+    if words:
+        said = Message.objects.filter(conversation_id=OuterRef("pk"), content__icontains=words)
+        rows = rows.filter(Q(title__icontains=words) | Exists(said))
+    page = list(rows[offset: offset + limit + 1])
+    return page[:limit], len(page) > limit
+
+
+@dataclass(frozen=True)
+class ConversationGroup:
+    key: str  # today, yesterday, week, month, older
+    label: str
+    conversations: list[Conversation]
+
+
+def conversation_groups(conversations: list[Conversation], *,
+                        today: date | None = None) -> list[ConversationGroup]:
+    """The list as the side column shows it: by when each conversation was last used."""
+    today = today or timezone.localdate()
+    labels = [("today", _("Today")), ("yesterday", _("Yesterday")), ("week", _("Previous 7 days")),
+              ("month", _("Previous 30 days")), ("older", _("Older"))]
+    buckets: dict[str, list[Conversation]] = {key: [] for key, _label in labels}
+    for item in conversations:
+        age = (today - timezone.localdate(item.updated_at)).days
+        key = ("today" if age <= 0 else "yesterday" if age == 1 else "week" if age <= 7
+               else "month" if age <= 30 else "older")
+        buckets[key].append(item)
+    return [ConversationGroup(key, label, buckets[key]) for key, label in labels if buckets[key]]

@@ -7,6 +7,18 @@ worker only after that commit (memory.passes), so it never delays the reply.
 No database connection or thread is held while the model answers: the two database
 steps (begin, finish) are short and give their connection back (whizi.db), and the
 memory read and the model call are awaited.
+
+Two exchanges rewrite the end of a conversation, and both keep its turns and the memory
+cadence right. A conversation's turn count is its number of messages, so a removed
+message is a turn less and its replacement the same turn again:
+- editing the last user message removes it and the reply after it when the edited
+  message is saved (before the model is called, so a failed call keeps the new text);
+- regenerating the last reply keeps the old one until the new one is whole, and swaps
+  them in one transaction (a stopped or failed regenerate loses nothing).
+A pass waiting on a removed message reads through its successor instead, so it is
+neither skipped nor made to read a removed reply (_passes_follow); a regenerated reply
+whose turn a pass already read makes no second pass for that turn, while an edited
+message (new words) makes the pass its turn makes due.
 """
 
 from __future__ import annotations
@@ -19,15 +31,18 @@ from dataclasses import dataclass, replace
 from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.db import DatabaseError, transaction
+from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.locks import owned_row_lock
 from accounts.owner import Owner
-from chat.errors import ChatModelFailed
+from chat.errors import ChatInputError, ChatModelFailed
 from chat.limits import MAX_TITLE_CHARS, message_content_check
 from chat.model_choice import chat_model_choose, model_reply_tokens
 from chat.models import Conversation, Message
 from chat.prompt import ChatRequest, chat_request_assemble
+from memory.models import MemoryPass
 from memory.passes import pass_asked_for, pass_queue_after_reply
 from memory.reading import MemoryRead
 from memory.tokens import count_tokens
@@ -50,6 +65,8 @@ class Exchange:
     request: ChatRequest
     memory: MemoryRead
     memory_asked: bool  # the message asks Whizi to remember or forget (read before any lock)
+    # The reply this exchange's reply takes the place of (regenerate), removed when it is saved.
+    replaces: int | None = None
 
     @property
     def model(self) -> str:
@@ -72,10 +89,13 @@ class ChatReply:
 
 
 def chat_exchange_open(*, conversation: Conversation, content: object,
-                       model: str | None = None) -> Exchange:
+                       model: str | None = None, edit_of: object = None) -> Exchange:
     """Check the input, save the user's message (switching model if asked) and assemble
     the request; the memory read is started and still running. Raises ChatInputError
-    with nothing saved."""
+    with nothing saved.
+
+    `edit_of`: the id of the conversation's last user message, which the new text
+    replaces (it and the reply after it are removed)."""
     text = message_content_check(content)
     chosen = chat_model_choose(requested=model, current=conversation.model)
     memory_asked = pass_asked_for(text)
@@ -88,8 +108,9 @@ def chat_exchange_open(*, conversation: Conversation, content: object,
         # Gone (deleted with its owner) is a 404 with nothing saved.
         locked = owned_row_lock(Conversation, pk=conversation.pk)
         conversation.user_id, conversation.guest_id = locked.user_id, locked.guest_id
+        removed_from = None if edit_of is None else _edit_remove(conversation=conversation, last=edit_of)
         last = conversation.messages.order_by("-id").first()
-        if last is not None and last.role == Message.Role.USER and last.content == text:
+        if edit_of is None and last is not None and last.role == Message.Role.USER and last.content == text:
             # Sending again after a failed reply: answer the saved message, don't repeat it.
             user_message = last
         else:
@@ -97,6 +118,8 @@ def chat_exchange_open(*, conversation: Conversation, content: object,
                 conversation=conversation, role=Message.Role.USER, content=text,
                 content_tokens=count_tokens(text),
             )
+        if removed_from is not None:
+            _passes_follow(removed_from=removed_from, conversation=conversation, successor=user_message.pk)
         updates: dict[str, object] = {"model": chosen, "updated_at": timezone.now()}
         if not conversation.title:
             updates["title"] = _title_from(text)
@@ -106,6 +129,54 @@ def chat_exchange_open(*, conversation: Conversation, content: object,
     request = chat_request_assemble(conversation=conversation, user_message=user_message, model=chosen)
     return Exchange(conversation=conversation, user_message=user_message, request=request, memory=memory,
                     memory_asked=memory_asked)
+
+
+def _edit_remove(*, conversation: Conversation, last: object) -> int:
+    """Remove the last user message and what follows it. Raises ChatInputError."""
+    last_user = (conversation.messages.filter(role=Message.Role.USER).order_by("-id")
+                 .values_list("id", flat=True).first())
+    if last_user is None or str(last_user) != str(last):
+        raise ChatInputError(_("Only your last message can be edited."))
+    conversation.messages.filter(id__gte=last_user).delete()
+    return last_user
+
+
+def _passes_follow(*, removed_from: int, conversation: Conversation, successor: int) -> bool:
+    """Passes that read through a removed message (any of the conversation's from
+    `removed_from` on) and have not started read through `successor` instead; True when
+    any pass had read, or was to read, a removed message."""
+    covering = MemoryPass.objects.filter(conversation_id=conversation.pk).filter(
+        Q(through_message_id__gte=removed_from) | Q(first_through_message_id__gte=removed_from))
+    covered = covering.exists()
+    # Only passes still queued (waiting, or waiting for a retry): one a worker is
+    # running read its turns when it started.
+    waiting = covering.filter(status=MemoryPass.Status.QUEUED)
+    waiting.filter(through_message_id__gte=removed_from).update(through_message_id=successor)
+    waiting.filter(first_through_message_id__gte=removed_from).update(first_through_message_id=successor)
+    return covered
+
+
+def chat_regenerate_open(*, conversation: Conversation, reply_id: object,
+                         model: str | None = None) -> Exchange:
+    """An exchange that writes the conversation's last reply again, for the user message
+    before it; the old reply stays until the new one is saved. Raises ChatInputError."""
+    chosen = chat_model_choose(requested=model, current=conversation.model)
+    memory = MemoryRead.start(owner=Owner.of(conversation))
+    with transaction.atomic():
+        locked = owned_row_lock(Conversation, pk=conversation.pk)
+        conversation.user_id, conversation.guest_id = locked.user_id, locked.guest_id
+        last_two = list(conversation.messages.order_by("-id")[:2])
+        if (len(last_two) < 2 or last_two[0].role != Message.Role.ASSISTANT
+                or str(last_two[0].pk) != str(reply_id) or last_two[1].role != Message.Role.USER):
+            raise ChatInputError(_("Only the last reply can be written again."))
+        reply, user_message = last_two
+        updates: dict[str, object] = {"model": chosen, "updated_at": timezone.now()}
+        Conversation.objects.filter(pk=conversation.pk).update(**updates)
+        for name, value in updates.items():
+            setattr(conversation, name, value)
+    request = chat_request_assemble(conversation=conversation, user_message=user_message, model=chosen)
+    return Exchange(conversation=conversation, user_message=user_message, request=request, memory=memory,
+                    memory_asked=pass_asked_for(user_message.content), replaces=reply.pk)
 
 
 def chat_exchange_begin(*, conversation: Conversation, content: object,
@@ -161,6 +232,11 @@ def chat_exchange_finish(*, exchange: Exchange, completion: Completion) -> ChatR
         # As in chat_exchange_open: a conversation deleted (or merged into an account)
         # while the model answered is a 404 with no reply saved, or the account's.
         owner = Owner.of(owned_row_lock(Conversation, pk=conversation.pk))
+        if exchange.replaces is not None:
+            newest = conversation.messages.order_by("-id").values_list("id", flat=True).first()
+            if newest != exchange.replaces:  # another window sent, edited or regenerated meanwhile
+                raise ChatInputError(_("This chat changed in another window. Reload the page to see it."))
+            conversation.messages.filter(pk=exchange.replaces).delete()
         assistant = Message.objects.create(
             conversation=conversation, role=Message.Role.ASSISTANT, content=text,
             model=completion.model, input_tokens=completion.input_tokens,
@@ -169,10 +245,13 @@ def chat_exchange_finish(*, exchange: Exchange, completion: Completion) -> ChatR
         )
         Conversation.objects.filter(pk=conversation.pk).update(updated_at=timezone.now())
         turns = conversation.messages.filter(id__lte=assistant.pk).count()
+        read_already = exchange.replaces is not None and _passes_follow(
+            removed_from=exchange.replaces, conversation=conversation, successor=assistant.pk)
         try:
             with transaction.atomic():
-                pass_queue_after_reply(owner=owner, turns_after=turns, user_asked=exchange.memory_asked,
-                                       reply_id=assistant.pk, conversation_id=conversation.pk)
+                if not read_already:
+                    pass_queue_after_reply(owner=owner, turns_after=turns, user_asked=exchange.memory_asked,
+                                           reply_id=assistant.pk, conversation_id=conversation.pk)
         except DatabaseError:
             # The reply matters more than one pass; the next trigger rewrites the whole list.
             log.exception("could not queue a memory pass for conversation %s", conversation.pk)

@@ -12,7 +12,9 @@ from whizi.text import storable_text
 MAX_MESSAGE_CHARS = 20_000
 MAX_PROJECT_NAME_CHARS = 200
 MAX_PROJECT_INSTRUCTIONS_CHARS = 8_000
-MAX_TITLE_CHARS = 60
+MAX_TITLE_CHARS = 60  # a title made from the first message
+MAX_RENAMED_TITLE_CHARS = 200  # a title the owner typed (the column's size)
+MAX_SEARCH_CHARS = 200
 # A voice turn is one utterance; a session of 400 turns is well over an hour of talk.
 VOICE_MAX_TURN_CHARS = 4_000
 VOICE_MAX_TURNS = 400
@@ -26,7 +28,10 @@ def message_content_check(content: object) -> str:
         raise ChatInputError(_("Type a message first."))
     content = content.strip()
     if len(content) > MAX_MESSAGE_CHARS:
-        raise ChatInputError(
-            _("A message can be at most %(count)d characters.") % {"count": MAX_MESSAGE_CHARS}
-        )
+        raise ChatInputError(message_too_long_text())
     return content
+
+
+def message_too_long_text() -> str:
+    """What a message over the limit is told, by the server and by the page's counter."""
+    return _("A message can be at most %(count)d characters.") % {"count": MAX_MESSAGE_CHARS}

@@ -1,4 +1,5 @@
-"""The chat page (`/`, `/c/<id>/`): HTMX, server-rendered, for guests and accounts.
+"""The chat page (`/`, `/c/<id>/`): HTMX, server-rendered, for guests and accounts; renaming
+and deleting a chat (chat.conversations, the same services as the JSON API).
 
 Sending a message has two doors onto the same services:
 - `send` is a plain form POST that waits for the whole reply (works without JavaScript);
@@ -11,6 +12,8 @@ import json
 import logging
 from collections.abc import AsyncIterator
 
+from asgiref.sync import async_to_sync
+from django.contrib import messages as flash
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -25,7 +28,11 @@ from accounts.owner import Owner, owner_for_lookup, owner_for_read, owner_for_wr
 from accounts.preferences import chat_models
 from accounts.ratelimit import rate_limited
 from chat.conversations import (
+    conversation_delete,
     conversation_for_owner,
+    conversation_groups,
+    conversation_rename,
+    conversation_search,
     conversation_start,
     project_create,
     project_fields_check,
@@ -38,9 +45,10 @@ from chat.exchange import (
     chat_exchange_ready,
     chat_exchange_stream,
     chat_model_failed,
-    chat_reply,
+    chat_regenerate_open,
+    chat_reply_async,
 )
-from chat.limits import MAX_MESSAGE_CHARS, message_content_check
+from chat.limits import MAX_MESSAGE_CHARS, message_content_check, message_too_long_text
 from chat.model_choice import chat_model_choose
 from chat.models import Conversation, Message, Project
 from memory.selectors import pass_marks
@@ -66,14 +74,22 @@ def _get_project_for_owner(owner: Owner | None, project_id: object) -> Project |
     return get_object_or_404(Project.objects.for_owner(owner), pk=pk)
 
 
-def _listed_conversations(owner: Owner | None):
-    if owner is None:
-        return Conversation.objects.none()
-    # Conversations with at least one message: a chat started and never used is not listed.
-    return (
-        Conversation.objects.for_owner(owner).filter(messages__isnull=False).distinct()
-        .select_related("project")[:LIST_LIMIT]
-    )
+def _list_context(owner: Owner | None, query: str = "") -> dict[str, object]:
+    """The side column's list: the owner's chats by date, or those a search found."""
+    found, _more = conversation_search(owner=owner, query=query, limit=LIST_LIMIT)
+    return {"conversations": found, "conversation_groups": conversation_groups(found),
+            "search": " ".join(query.split())}
+
+
+def _mark_last(messages: list[Message]) -> None:
+    """The actions only the end of a conversation has: edit its last user message,
+    regenerate its last reply (when the reply is the last message)."""
+    users = [message for message in messages if message.role == Message.Role.USER]
+    if users:
+        users[-1].can_edit = True
+    roles = [message.role for message in messages[-2:]]
+    if roles == [Message.Role.USER, Message.Role.ASSISTANT]:
+        messages[-1].can_regenerate = True
 
 
 def _page_context(request: HttpRequest, owner: Owner | None, *, conversation: Conversation | None = None,
@@ -85,6 +101,7 @@ def _page_context(request: HttpRequest, owner: Owner | None, *, conversation: Co
         for message in messages:
             message.memory_mark = marks.get(message.pk)
             message.model_label = model_display_name(message.model) if message.model else ""
+        _mark_last(messages)
         project = conversation.project
     current_model = conversation.model if conversation is not None else None
     # A conversation that ends on the user's message has a reply that never arrived (the
@@ -92,7 +109,7 @@ def _page_context(request: HttpRequest, owner: Owner | None, *, conversation: Co
     failed_message = messages[-1] if messages and messages[-1].role == Message.Role.USER else None
     context: dict[str, object] = {
         "owner": owner,
-        "conversations": _listed_conversations(owner),
+        **_list_context(owner, request.GET.get("q", "")),
         "conversation": conversation,
         "chat_messages": messages,
         "failed_message": failed_message,
@@ -101,6 +118,8 @@ def _page_context(request: HttpRequest, owner: Owner | None, *, conversation: Co
         "models": [(name, model_display_name(name)) for name in chat_models()],
         "model": chat_model_choose(requested=None, current=current_model, owner=owner),
         "max_message_chars": MAX_MESSAGE_CHARS,
+        "too_long_message": message_too_long_text(),
+        "confirm_delete": request.GET.get("delete") == "confirm",
     }
     context.update(extra)
     return context
@@ -126,6 +145,31 @@ def conversation(request: HttpRequest, conversation_id: int) -> HttpResponse:
 
 @never_cache
 @require_POST
+def conversation_rename_view(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    """Rename a chat (the form in the chat's heading); back to the chat."""
+    owner = owner_for_lookup(request)
+    chat = conversation_for_owner(owner=owner, conversation_id=conversation_id)
+    try:
+        conversation_rename(conversation=chat, title=request.POST.get("title", ""))
+    except ChatInputError as exc:
+        context = _page_context(request, owner, conversation=chat, rename_error=exc.message,
+                                rename_draft=request.POST.get("title", ""))
+        return render(request, "chat/home.html", context, status=400)
+    return redirect("chat:conversation", conversation_id=chat.pk)
+
+
+@never_cache
+@require_POST
+def conversation_delete_view(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    """Delete a chat and its messages (after the page's confirmation); memory is untouched."""
+    chat = conversation_for_owner(owner=owner_for_lookup(request), conversation_id=conversation_id)
+    conversation_delete(conversation=chat)
+    flash.success(request, _("Chat deleted. What Whizi remembers about you is unchanged."))
+    return redirect("chat:home")
+
+
+@never_cache
+@require_POST
 @rate_limited("conversation_create", fail_open=True)
 def project_new(request: HttpRequest) -> HttpResponse:
     try:
@@ -145,15 +189,29 @@ def _conversation_for_send(request: HttpRequest) -> Conversation:
     The input is checked first, so a refused message never leaves an empty conversation
     (nor, for a first visit, a guest).
     """
-    message_content_check(request.POST.get("content"))
+    if not request.POST.get("regenerate"):
+        message_content_check(request.POST.get("content"))
     model = request.POST.get("model") or None
     if request.POST.get("conversation"):
         return conversation_for_owner(owner=owner_for_lookup(request),
                                       conversation_id=request.POST["conversation"])
+    if request.POST.get("regenerate") or request.POST.get("edit"):
+        raise Http404  # both name a message of a conversation
     chat_model_choose(requested=model, owner=owner_for_read(request))
     project = _get_project_for_owner(owner_for_read(request), request.POST.get("project"))
     owner = owner_for_write(request)
     return conversation_start(owner=owner, model=model, project=project)
+
+
+def _exchange_open(request: HttpRequest) -> Exchange:
+    """The first database step of a send, whichever door: a new message, the last one
+    edited (`edit`: its id), or the last reply written again (`regenerate`: its id)."""
+    chat = _conversation_for_send(request)
+    model = request.POST.get("model") or None
+    if request.POST.get("regenerate"):
+        return chat_regenerate_open(conversation=chat, reply_id=request.POST["regenerate"], model=model)
+    return chat_exchange_open(conversation=chat, content=request.POST.get("content"), model=model,
+                              edit_of=request.POST.get("edit") or None)
 
 
 @never_cache
@@ -164,8 +222,7 @@ def send(request: HttpRequest) -> HttpResponse:
     """Send a message and wait for the whole reply: the page without JavaScript."""
     content = request.POST.get("content", "")
     try:
-        chat = _conversation_for_send(request)
-        reply = chat_reply(conversation=chat, content=content, model=request.POST.get("model") or None)
+        reply = async_to_sync(chat_reply_async)(begin=lambda: _exchange_open(request))
     except ChatInputError as exc:
         owner = owner_for_read(request)
         chat = None
@@ -180,8 +237,13 @@ def send(request: HttpRequest) -> HttpResponse:
     except ChatModelFailed as exc:
         failure = model_failure_text(kind=exc.kind, retryable=exc.retryable, retry_after=exc.retry_after)
         chat = exc.user_message.conversation
-        context = _page_context(request, Owner.of(chat), conversation=chat, send_error=failure.__dict__,
-                                retry_content=exc.user_message.content)
+        said, retry = failure.__dict__, exc.user_message.content
+        if request.POST.get("regenerate"):
+            # The earlier reply stays: said above the composer, with no "Try again" item.
+            said = {**said, "message": f"{failure.message} {_('The earlier reply is kept.')}"}
+            retry = None
+        context = _page_context(request, Owner.of(chat), conversation=chat, send_error=said,
+                                retry_content=retry)
         response = already_logged(render(request, "chat/home.html", context, status=failure.status))
         if failure.retry_after:
             response["Retry-After"] = str(failure.retry_after)
@@ -197,9 +259,7 @@ def _sse(event: str, data: object) -> bytes:
 def _begin_stream(request: HttpRequest) -> Exchange | JsonResponse:
     """The first database step of send_stream: who, where, check, save, assemble."""
     try:
-        chat = _conversation_for_send(request)
-        return chat_exchange_open(conversation=chat, content=request.POST.get("content"),
-                                  model=request.POST.get("model") or None)
+        return _exchange_open(request)
     except ChatInputError as exc:
         return JsonResponse(
             {"error": {"title": _("Message not sent"), "message": exc.message, "field": exc.field}},
@@ -218,15 +278,22 @@ def _finish_stream(request: HttpRequest, exchange: Exchange, completion: Complet
     message = reply.assistant_message
     message.memory_mark = pass_marks(reply_ids=[message.pk]).get(message.pk)
     message.model_label = model_display_name(message.model)
+    user_message = reply.user_message
+    _mark_last([user_message, message])
     message_html = render_to_string("chat/home.html#message",
                                     {"conversation": chat, "message": message}, request=request)
+    user_html = render_to_string("chat/home.html#message",
+                                 {"conversation": chat, "message": user_message}, request=request)
     list_html = render_to_string(
         "chat/home.html#conversation-list",
-        {"conversation": chat, "conversations": _listed_conversations(Owner.of(chat))},
+        {"conversation": chat, **_list_context(Owner.of(chat))},
         request=request,
     )
-    return {"message_id": message.pk, "turns": reply.turns,
-            "html": message_html, "list_html": list_html}
+    options_html = render_to_string("chat/home.html#chat-options",
+                                    {"conversation": chat, "chat_messages": [message]}, request=request)
+    return {"message_id": message.pk, "turns": reply.turns, "replaced": exchange.replaces,
+            "html": message_html, "user_html": user_html, "list_html": list_html,
+            "options_html": options_html}
 
 
 def _stream_error(failure: ChatModelFailed) -> bytes:
@@ -240,8 +307,11 @@ def _stream_error(failure: ChatModelFailed) -> bytes:
 async def send_stream(request: HttpRequest) -> HttpResponse:
     """Send a message and stream the reply as server-sent events.
 
-    Events: `start` {conversation, url, model, title}; `token` "text" (many); then `done`
-    {message_id, turns, html, list_html} or `error` {title, message, retryable, status}.
+    The form names a new message (`content`), the last one edited (`edit` and `content`)
+    or the last reply to write again (`regenerate`).
+    Events: `start` {conversation, url, model, title}; `token` "text" (many; a chunk of
+    text each); then `done` {message_id, turns, replaced, html, user_html, list_html,
+    options_html} or `error` {title, message, retryable, status}.
     The database is used in two short steps (whizi.db.db_step); nothing is held while
     the model writes.
     """
@@ -265,6 +335,10 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
             done = await db_step_queued(_finish_stream, request, exchange, reply.completion)
         except ChatModelFailed as failure:  # an empty reply
             yield _stream_error(failure)
+            return
+        except ChatInputError as exc:  # the chat changed under a regenerate: nothing saved
+            yield _sse("error", {"title": _("Message not sent"), "message": exc.message,
+                                 "retryable": False, "status": 409, "retry_after": None})
             return
         except Http404:
             # Deleted with its owner (the account) while the model wrote: nothing saved.

@@ -10,6 +10,7 @@ Only the guest id kept server-side in the session counts: nothing the browser se
 from __future__ import annotations
 
 from allauth.account.signals import user_logged_in, user_signed_up
+from django.contrib import messages
 from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
 from django.http import HttpRequest
@@ -19,6 +20,7 @@ from accounts.owner import GUEST_SESSION_KEY, guest_id_in_session
 from lifecycle.cleanup import guest_delete
 from lifecycle.guest_merge import guest_merge_into_user
 from lifecycle.guest_offer import guest_offer_contents, guest_offer_forget, guest_offer_keep, guest_offered
+from lifecycle.notices import SIGNUP_NOTICE_ATTRIBUTE, signup_notice
 from memory.store import MemoryUnavailable
 
 
@@ -33,11 +35,16 @@ def merge_guest_on_signup(sender, request: HttpRequest, user, **kwargs) -> None:
     if getattr(request, "session", None) is None:
         return
     guest_id = guest_id_in_session(request)
-    if guest_id is not None:
-        guest_merge_into_user(guest_id=guest_id, user_id=user.pk)
+    merge = guest_merge_into_user(guest_id=guest_id, user_id=user.pk) if guest_id is not None else None
     # Forget the guest only after the merge committed: if it failed, the next try from
     # this browser merges it and nothing is lost.
     _session_guest_forget(request)
+    notice = signup_notice(merge, user_id=user.pk)
+    if notice:
+        # One line says what came along; allauth's own notices after a sign-up are
+        # left out then (lifecycle.adapter): the top bar already names the account.
+        messages.success(request, notice)
+        setattr(request, SIGNUP_NOTICE_ATTRIBUTE, True)
     # allauth logs the new account in next, and Django's login() rotates the session
     # key and the CSRF token again; rotating here too covers a signup that does not
     # log in (mandatory email verification), so the session that signed up is never

@@ -1,7 +1,7 @@
 """Response headers every page gets, and static files. Both work in an async middleware
 chain as well as a sync one (see StaticFilesMiddleware)."""
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
@@ -80,6 +80,22 @@ class ConnectionReleaseMiddleware(SyncAndAsyncMiddleware):
         return response
 
 
+def _read_in_threads(response: HttpResponse) -> HttpResponse:
+    """A file response whose chunks are read in a thread each: an ASGI server then
+    serves it as an asynchronous stream (Django warns about, and buffers through one
+    thread, a synchronous iterator)."""
+    if not response.streaming or response.is_async:
+        return response
+    chunks = iter(response.streaming_content)
+
+    async def read() -> AsyncIterator[bytes]:
+        while (chunk := await sync_to_async(next, thread_sensitive=False)(chunks, None)) is not None:
+            yield chunk
+
+    response.streaming_content = read()
+    return response
+
+
 class StaticFilesMiddleware(WhiteNoiseMiddleware):
     """WhiteNoise, usable in an async middleware chain.
 
@@ -105,8 +121,9 @@ class StaticFilesMiddleware(WhiteNoiseMiddleware):
     async def __acall__(self, request: HttpRequest) -> HttpResponse:
         if self.autorefresh or request.path_info in self.files:
             # Finding and opening a file touches the disk: in a thread, like any sync view.
-            return await sync_to_async(self._serve_or_none, thread_sensitive=False)(request) or (
-                await self.get_response(request))
+            response = await sync_to_async(self._serve_or_none, thread_sensitive=False)(request)
+            if response is not None:
+                return _read_in_threads(response)
         return await self.get_response(request)
 
     def _serve_or_none(self, request: HttpRequest) -> HttpResponse | None:

@@ -1,54 +1,9 @@
-// The memory block's dialog and focus handling. Without this file every control still
+// The memory block's focus handling after htmx swaps. Without this file every control still
 // works: "Clear memory" submits to a confirmation page, and Cancel back to the list.
 (function () {
   "use strict";
 
-  function openerOf(dialog) {
-    return document.querySelector('[data-dialog-open][aria-controls="' + dialog.id + '"]');
-  }
-
-  document.addEventListener("click", function (event) {
-    var opener = event.target.closest("[data-dialog-open]");
-    if (opener) {
-      var dialog = document.getElementById(opener.getAttribute("aria-controls"));
-      if (!dialog || typeof dialog.showModal !== "function") return; // submit to the page instead
-      event.preventDefault();
-      dialog.showModal(); // modal: focus moves in (to [autofocus]) and Escape closes it
-      opener.setAttribute("aria-expanded", "true");
-      var first = dialog.querySelector("[autofocus]");
-      if (first && document.activeElement !== first) first.focus();
-      return;
-    }
-    var closer = event.target.closest("[data-dialog-close]");
-    if (closer) {
-      var open = closer.closest("dialog");
-      if (open && open.open) {
-        event.preventDefault();
-        open.close();
-      }
-      return;
-    }
-    // A click on the backdrop (outside the dialog's box) closes it, like Cancel.
-    var target = event.target;
-    if (target instanceof HTMLDialogElement && target.open) {
-      var box = target.getBoundingClientRect();
-      var inside = event.clientX >= box.left && event.clientX <= box.right &&
-                   event.clientY >= box.top && event.clientY <= box.bottom;
-      if (!inside) target.close();
-    }
-  });
-
-  // "close" does not bubble, so listen in the capture phase. It fires for Cancel, Escape,
-  // the backdrop and after a failed clear alike: put focus back where the user was.
-  document.addEventListener("close", function (event) {
-    var dialog = event.target;
-    if (!(dialog instanceof HTMLDialogElement)) return;
-    var opener = openerOf(dialog);
-    if (opener) {
-      opener.setAttribute("aria-expanded", "false");
-      opener.focus();
-    }
-  }, true);
+  // Opening, closing and focus of the dialog: static/js/whizi.js (every page's dialogs).
 
   document.addEventListener("htmx:afterRequest", function (event) {
     // The element that asked; when a swap removed it, htmx fires this on an ancestor.

@@ -80,4 +80,60 @@
     const slot = slotFor(requester(event.detail));
     if (slot && slot.querySelector("[data-error]")) slot.replaceChildren();
   });
+
+  // A notice (Django's messages) goes away when dismissed.
+  document.addEventListener("click", function (event) {
+    const close = event.target.closest("[data-flash-close]");
+    if (close) close.closest(".flash").remove();
+  });
+
+  // Dialogs (`[data-dialog-open][aria-controls=<dialog id>]`): modal, Escape and the
+  // backdrop close them, and focus goes back to what opened them. Without this file the
+  // opener is a link or a submit to a page that shows the same dialog open.
+  function openerOf(dialog) {
+    return document.querySelector('[data-dialog-open][aria-controls="' + dialog.id + '"]');
+  }
+
+  document.addEventListener("click", function (event) {
+    const opener = event.target.closest("[data-dialog-open]");
+    if (opener) {
+      const dialog = document.getElementById(opener.getAttribute("aria-controls"));
+      if (!dialog || typeof dialog.showModal !== "function") return; // submit to the page instead
+      event.preventDefault();
+      dialog.showModal(); // modal: focus moves in (to [autofocus]) and Escape closes it
+      opener.setAttribute("aria-expanded", "true");
+      const first = dialog.querySelector("[autofocus]");
+      if (first && document.activeElement !== first) first.focus();
+      return;
+    }
+    const closer = event.target.closest("[data-dialog-close]");
+    if (closer) {
+      const open = closer.closest("dialog");
+      if (open && open.open) {
+        event.preventDefault();
+        open.close();
+      }
+      return;
+    }
+    // A click on the backdrop (outside the dialog's box) closes it, like Cancel.
+    const target = event.target;
+    if (target instanceof HTMLDialogElement && target.open) {
+      const box = target.getBoundingClientRect();
+      const inside = event.clientX >= box.left && event.clientX <= box.right &&
+                     event.clientY >= box.top && event.clientY <= box.bottom;
+      if (!inside) target.close();
+    }
+  });
+
+  // "close" does not bubble, so listen in the capture phase. It fires for Cancel, Escape,
+  // the backdrop and after a failed clear alike: put focus back where the user was.
+  document.addEventListener("close", function (event) {
+    const dialog = event.target;
+    if (!(dialog instanceof HTMLDialogElement)) return;
+    const opener = openerOf(dialog);
+    if (opener) {
+      opener.setAttribute("aria-expanded", "false");
+      opener.focus();
+    }
+  }, true);
 })();

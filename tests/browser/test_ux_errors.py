@@ -47,7 +47,7 @@ def test_clearing_from_a_tab_that_went_stale_says_so_and_leaves_the_list(browser
     new_tab.locator("input[name=password1]").fill("a-long-pass-phrase")
     new_tab.locator("input[name=password2]").fill("a-long-pass-phrase")
     new_tab.locator("form button[type=submit]").click()
-    expect(new_tab.locator(".flash")).to_contain_text("Logged in as mai@example.com.")
+    expect(new_tab.locator(".flash")).to_contain_text("3 facts from this browser are now in your account.")
 
     confirm_clear(old_tab)
     alert = old_tab.locator("#memory-clear-error")

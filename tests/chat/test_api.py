@@ -142,10 +142,10 @@ def test_an_oversized_body_gets_a_413(guest):
 
 
 def test_the_wrong_method_gets_a_json_405(guest):
-    response = guest.get("/api/conversations/")
+    response = guest.put("/api/conversations/", headers={"X-CSRFToken": guest.cookies["csrftoken"].value})
 
     _assert_error(response, 405)
-    assert response["Allow"] == "POST"
+    assert response["Allow"] == "GET, POST"
 
 
 # --- messages: other people's conversations

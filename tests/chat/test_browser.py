@@ -25,7 +25,8 @@ def asgi_server(django_db_setup, django_db_blocker):
     env = server_env(WHIZI_CHAT_MODELS=",".join([CHAT_A, CHAT_B, OFFLINE]), WHIZI_CHAT_RETRIES="0")
     server = uvicorn_start(env=env, log=ARTIFACTS / "uvicorn-chat.log", port=port)
     base_url = f"http://127.0.0.1:{port}"
-    uvicorn_wait_ready(server, base_url, timeout=30)
+    # Loading Django and litellm takes a loaded 2-core machine well over 30 s.
+    uvicorn_wait_ready(server, base_url, timeout=90)
     yield base_url
     server.stop()
 

@@ -63,7 +63,7 @@ class Ann:
         return {
             "memory": (memory.lines, memory.version, memory.epoch),
             "messages": list(self.conversation.messages.values_list("content", flat=True)),
-            "conversations": Conversation.objects.filter(user=self.user).count(),
+            "titles": list(Conversation.objects.filter(user=self.user).values_list("title", flat=True)),
             "in_project": Conversation.objects.filter(project=self.project).count(),
             "voice": (self.voice.ended_at, self.voice.turns.count()),
         }
@@ -100,6 +100,18 @@ def attempts(ann: Ann, client: Client) -> dict[str, int]:
                                       form=True).status_code
         results[f"stream {cid}"] = post(client, "/send/stream/", {"content": "hi", "conversation": cid},
                                         form=True).status_code
+        results[f"regenerate {cid}"] = post(client, "/send/stream/", {"regenerate": m, "conversation": cid},
+                                            form=True).status_code
+        results[f"edit {cid}"] = post(client, "/send/", {"content": "hi", "edit": m - 1, "conversation": cid},
+                                      form=True).status_code
+        results[f"rename {cid}"] = post(client, f"/c/{cid}/rename/", {"title": "Mine"}, form=True).status_code
+        results[f"delete {cid}"] = post(client, f"/c/{cid}/delete/", form=True).status_code
+        token = {"X-CSRFToken": client.cookies["csrftoken"].value}
+        results[f"api get {cid}"] = client.get(f"/api/conversations/{cid}/").status_code
+        results[f"api rename {cid}"] = client.patch(
+            f"/api/conversations/{cid}/", data='{"title": "Mine"}', content_type="application/json",
+            headers=token).status_code
+        results[f"api delete {cid}"] = client.delete(f"/api/conversations/{cid}/", headers=token).status_code
     for vid in (v, v + 1, 0, HUGE):
         results[f"voice turn {vid}"] = post(client, f"/api/voice/sessions/{vid}/transcript/",
                                             {"role": "user", "text": "planted"}).status_code
@@ -108,6 +120,10 @@ def attempts(ann: Ann, client: Client) -> dict[str, int]:
         results[f"project page {pid}"] = client.get(f"/?project={pid}").status_code
         results[f"project send {pid}"] = post(client, "/send/", {"content": "hi", "project": pid},
                                               form=True).status_code
+    # Ann's words are found by nobody else's search.
+    listed = client.get("/api/conversations/?q=Hello").json()["conversations"]
+    results["search"] = 404 if not listed else 200
+    results["search page"] = 404 if "Ann&#x27;s chat" not in client.get("/?q=Hello").content.decode() else 200
     # The attacker's own conversation with ann's message id in it.
     own = post(client, "/api/conversations/").json()["id"]
     results["own chat, ann's message"] = client.get(f"/c/{own}/m/{m}/memory/").status_code
@@ -151,6 +167,9 @@ def test_ann_sees_her_own_things(ann):
     client = browser(ann.user)
     assert client.get(f"/c/{ann.conversation.pk}/").status_code == 200
     assert client.get(f"/?project={ann.project.pk}").status_code == 200
+    listed = client.get("/api/conversations/?q=hello").json()["conversations"]
+    assert [item["id"] for item in listed] == [ann.conversation.pk]
+    assert client.get(f"/api/conversations/{ann.conversation.pk}/").json()["title"] == "Ann's chat"
     assert client.get("/api/memory/").json()["facts"] == ANN_FACTS
     assert post(client, f"/api/voice/sessions/{ann.voice.pk}/transcript/",
                 {"role": "user", "text": "More"}).status_code == 204
