@@ -1,5 +1,5 @@
-"""Response headers every page gets, and static files. Both work in an async middleware
-chain as well as a sync one (see StaticFilesMiddleware)."""
+"""The probes, response headers every page gets, and static files. All work in an async
+middleware chain as well as a sync one (see StaticFilesMiddleware)."""
 
 from collections.abc import Callable
 from typing import Any
@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from whizi.db import db_release
+from whizi.probes import PROBE_PATHS, probe_answer
 
 # Only our own origin: a fact or reply that smuggles in markup cannot load a remote
 # image or script, so it cannot carry data anywhere. No inline script or style.
@@ -42,6 +43,26 @@ class SyncAndAsyncMiddleware:
             markcoroutinefunction(self)
 
 
+class ProbeMiddleware(SyncAndAsyncMiddleware):
+    """/healthz and /readyz (whizi.probes), answered before every other middleware: no
+    session is read or made, no cookie set, no rate limit counted, and neither the host
+    check nor the HTTPS redirect stands between a balancer probing a backend by its address
+    and the answer. Outermost in MIDDLEWARE."""
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.async_mode:
+            return self.__acall__(request)
+        if request.path_info in PROBE_PATHS:
+            return probe_answer(request)
+        return self.get_response(request)
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info in PROBE_PATHS:
+            # The checks wait on the network: in a thread, never on the event loop.
+            return await sync_to_async(probe_answer, thread_sensitive=False)(request)
+        return await self.get_response(request)
+
+
 class ContentSecurityPolicyMiddleware(SyncAndAsyncMiddleware):
     def __call__(self, request: HttpRequest) -> Any:
         if self.async_mode:
@@ -63,7 +84,8 @@ class ConnectionReleaseMiddleware(SyncAndAsyncMiddleware):
 
     The response steps of the other middleware (the session saved for a new guest) take
     a connection after the view returned, and Django gives it back only when the response
-    ends: for a streamed reply, as long as the model writes. Outermost in MIDDLEWARE.
+    ends: for a streamed reply, as long as the model writes. Outermost of the middleware
+    that use the database.
     """
 
     def __call__(self, request: HttpRequest) -> Any:

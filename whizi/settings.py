@@ -86,6 +86,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # Every middleware here works in an async chain, so an async view (chat, voice) holds
     # no thread while it awaits; one sync middleware would make Django wait in a thread.
+    # The probes come first: they touch no session, set no cookie (whizi.probes).
+    "whizi.middleware.ProbeMiddleware",
     "whizi.middleware.ConnectionReleaseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whizi.middleware.ContentSecurityPolicyMiddleware",
