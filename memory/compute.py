@@ -24,6 +24,7 @@ from memory.prompts import Turn, compaction_messages
 from memory.tokens import count_list_tokens, count_tokens
 from memory.window import messages_tokens, pass_input, pass_window
 from whizi import llm
+from whizi.metrics import metric_memory_refused
 
 log = logging.getLogger(__name__)
 
@@ -218,6 +219,8 @@ def pass_compute(
             applied = answer_apply(existing, answer, Context.of(window))
         if applied.refused:
             log.warning("memory pass refused %d change(s) that failed a check", applied.refused)
+            # Until each check counts its own refusals by name (memory.safety).
+            metric_memory_refused(check="unclassified", amount=applied.refused)
         candidate = applied.lines
     lines, fitted = _fit_budget(candidate, model, meter, compact_above=compact_above)
     outcome = fitted or (Outcome.UNCHANGED if lines == existing else Outcome.UPDATED)

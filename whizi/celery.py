@@ -25,3 +25,24 @@ def _load_models_before_the_first_pass(**kwargs) -> None:
     from whizi.llm import litellm_module
 
     litellm_module()
+
+
+@signals.worker_init.connect
+def _serve_worker_metrics(**kwargs) -> None:
+    """WHIZI_WORKER_METRICS_PORT: this worker's metrics (every pool process's, through
+    PROMETHEUS_MULTIPROC_DIR) for Prometheus, from the main process."""
+    from django.conf import settings
+    from prometheus_client import start_http_server
+
+    from whizi.metrics import metrics_registry
+
+    if settings.WHIZI_WORKER_METRICS_PORT:
+        start_http_server(settings.WHIZI_WORKER_METRICS_PORT, addr=settings.WHIZI_WORKER_METRICS_ADDR,
+                          registry=metrics_registry(scraped_gauges=False))
+
+
+@signals.task_postrun.connect
+def _task_counted(task=None, state: str | None = None, **kwargs) -> None:
+    from whizi.metrics import metric_worker_task
+
+    metric_worker_task(task=getattr(task, "name", "unknown"), state=state or "unknown")

@@ -1,14 +1,17 @@
-"""The probes, response headers every page gets, and static files. All work in an async
-middleware chain as well as a sync one (see StaticFilesMiddleware)."""
+"""The probes, each request's metrics, response headers every page gets, and static files.
+All work in an async middleware chain as well as a sync one (see StaticFilesMiddleware)."""
 
+import time
 from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from whizi.db import db_release
+from whizi.metrics import metric_http_request
 from whizi.probes import PROBE_PATHS, probe_answer
 
 # Only our own origin: a fact or reply that smuggles in markup cannot load a remote
@@ -44,23 +47,53 @@ class SyncAndAsyncMiddleware:
 
 
 class ProbeMiddleware(SyncAndAsyncMiddleware):
-    """/healthz and /readyz (whizi.probes), answered before every other middleware: no
-    session is read or made, no cookie set, no rate limit counted, and neither the host
+    """/healthz, /readyz and /metrics (whizi.probes), answered before every other middleware:
+    no session is read or made, no cookie set, no rate limit counted, and neither the host
     check nor the HTTPS redirect stands between a balancer probing a backend by its address
     and the answer. Outermost in MIDDLEWARE."""
 
     def __call__(self, request: HttpRequest) -> Any:
         if self.async_mode:
             return self.__acall__(request)
-        if request.path_info in PROBE_PATHS:
-            return probe_answer(request)
-        return self.get_response(request)
+        answer = probe_answer(request) if request.path_info in PROBE_PATHS else None
+        return answer if answer is not None else self.get_response(request)
 
     async def __acall__(self, request: HttpRequest) -> HttpResponse:
         if request.path_info in PROBE_PATHS:
             # The checks wait on the network: in a thread, never on the event loop.
-            return await sync_to_async(probe_answer, thread_sensitive=False)(request)
+            answer = await sync_to_async(probe_answer, thread_sensitive=False)(request)
+            if answer is not None:
+                return answer
         return await self.get_response(request)
+
+
+class RequestMiddleware(SyncAndAsyncMiddleware):
+    """Each request's count and latency by route, for the metrics (whizi.metrics)."""
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.async_mode:
+            return self.__acall__(request)
+        started = time.perf_counter()
+        return self._counted(request, self.get_response(request), started)
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponse:
+        started = time.perf_counter()
+        return self._counted(request, await self.get_response(request), started)
+
+    @staticmethod
+    def _counted(request: HttpRequest, response: HttpResponse, started: float) -> HttpResponse:
+        metric_http_request(route=_route(request), method=request.method or "",
+                            status=response.status_code, seconds=time.perf_counter() - started)
+        return response
+
+
+def _route(request: HttpRequest) -> str:
+    """The URL pattern's name ("chat:send_stream"), never the path, which holds ids."""
+    match = getattr(request, "resolver_match", None)
+    if match is not None:
+        return match.view_name
+    static = "/" + settings.STATIC_URL.lstrip("/")
+    return "static" if request.path_info.startswith(static) else "unmatched"
 
 
 class ContentSecurityPolicyMiddleware(SyncAndAsyncMiddleware):

@@ -1,14 +1,18 @@
-"""What a load balancer and an orchestrator ask (docs/DEPLOY.md → Probes), answered by
-whizi.middleware.ProbeMiddleware before any other middleware.
+"""What a load balancer, an orchestrator and Prometheus ask (docs/DEPLOY.md → Probes,
+Metrics), answered by whizi.middleware.ProbeMiddleware before any other middleware.
 
 - /healthz: the process answers. Nothing else is touched.
 - /readyz: PostgreSQL answers, every migration is applied, Redis (broker and cache)
   answers; 503 with the name of what failed otherwise.
+- /metrics: Prometheus's text format, only to a scraper with WHIZI_METRICS_TOKEN or from
+  an address in WHIZI_METRICS_ALLOW; with neither set it is not there at all (404).
 """
 
 from __future__ import annotations
 
 import functools
+import hmac
+import ipaddress
 import logging
 import threading
 import time
@@ -22,11 +26,12 @@ from django.db.utils import load_backend
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from whizi.http import already_logged, json_error
+from whizi.metrics import CONTENT_TYPE_LATEST, metrics_exposition
 from whizi.redis import redis_client
 
 log = logging.getLogger(__name__)
 
-PROBE_PATHS = frozenset(["/healthz", "/readyz"])
+PROBE_PATHS = frozenset(["/healthz", "/readyz", "/metrics"])
 # However often /readyz is asked (it needs no login), each process checks at most once a
 # second, one check at a time: a flood of probes cannot become a flood of connections.
 READY_FOR_SECONDS = 1.0
@@ -122,19 +127,57 @@ def readiness_forget() -> None:
         _ready_last = None
 
 
-def _answer(body: dict[str, Any], *, status: int = 200) -> HttpResponse:
-    response = JsonResponse(body, status=status)
+def metrics_access(request: HttpRequest) -> int:
+    """200 for an allowed scraper, 403 for anyone else, 404 when metrics are not set up."""
+    token, allow = settings.WHIZI_METRICS_TOKEN, settings.WHIZI_METRICS_ALLOW
+    if not token and not allow:
+        return 404
+    if token and not hmac.compare_digest(request.headers.get("Authorization", "").encode(),
+                                         f"Bearer {token}".encode()):
+        return 403
+    if allow and not _address_allowed(request.META.get("REMOTE_ADDR", ""), tuple(allow)):
+        return 403
+    return 200
+
+
+@functools.lru_cache(maxsize=4)
+def _networks(allow: tuple[str, ...]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    return tuple(ipaddress.ip_network(item, strict=False) for item in allow)
+
+
+def _address_allowed(address: str, allow: tuple[str, ...]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in _networks(allow))
+
+
+def _answer(body: dict[str, Any] | bytes, *, status: int = 200, content_type: str = "") -> HttpResponse:
+    if isinstance(body, dict):
+        response: HttpResponse = JsonResponse(body, status=status)
+    else:
+        response = HttpResponse(body, status=status, content_type=content_type)
     response["Cache-Control"] = "no-store"
     response["Content-Length"] = str(len(response.content))  # CommonMiddleware, which would, is skipped
     return response
 
 
-def probe_answer(request: HttpRequest) -> HttpResponse:
-    """The answer to a probe path. Operators read these, so they are not translated."""
+def probe_answer(request: HttpRequest) -> HttpResponse | None:
+    """The answer to a probe path, or None to let the request through (metrics not set up:
+    the product's own 404). Operators read these, so they are not translated."""
+    path = request.path_info
+    access = metrics_access(request) if path == "/metrics" else 200
+    if access == 404:
+        return None
     if request.method not in ("GET", "HEAD"):
         return json_error(405, "Method not allowed", "Use GET.", headers={"Allow": "GET, HEAD"})
-    if request.path_info == "/healthz":
+    if access == 403:
+        return json_error(403, "Forbidden", "Not allowed to read the metrics.")
+    if path == "/healthz":
         return _answer({"status": "ok"})
-    result = readiness_shared()
-    # Not ready is the answer, not a server error: said once, when it changes.
-    return already_logged(_answer(result, status=503 if result["failed"] else 200))
+    if path == "/readyz":
+        result = readiness_shared()
+        # Not ready is the answer, not a server error: said once, when it changes.
+        return already_logged(_answer(result, status=503 if result["failed"] else 200))
+    return _answer(metrics_exposition(), content_type=CONTENT_TYPE_LATEST)

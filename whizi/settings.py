@@ -4,6 +4,7 @@ With nothing set, Whizi runs on the embedded default: a SQLite file under var/,
 Redis on localhost when it is there, and the offline model for chat and memory.
 """
 
+import ipaddress
 import os
 from operator import attrgetter
 from pathlib import Path
@@ -88,6 +89,7 @@ MIDDLEWARE = [
     # no thread while it awaits; one sync middleware would make Django wait in a thread.
     # The probes come first: they touch no session, set no cookie (whizi.probes).
     "whizi.middleware.ProbeMiddleware",
+    "whizi.middleware.RequestMiddleware",
     "whizi.middleware.ConnectionReleaseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whizi.middleware.ContentSecurityPolicyMiddleware",
@@ -399,3 +401,27 @@ LOGGING = {
         "httpx": {"level": "WARNING"},
     },
 }
+
+# Metrics for Prometheus at /metrics (whizi.metrics, docs/DEPLOY.md → Metrics). Off unless
+# a bearer token or an allowlist of scraper addresses is set, so no visitor reads them.
+WHIZI_METRICS_TOKEN = os.environ.get("WHIZI_METRICS_TOKEN", "").strip()
+if WHIZI_METRICS_TOKEN and len(WHIZI_METRICS_TOKEN) < 16:
+    raise ImproperlyConfigured("WHIZI_METRICS_TOKEN must be at least 16 characters (a guessable "
+                               "token opens the metrics to anyone)")
+WHIZI_METRICS_ALLOW = envlist("WHIZI_METRICS_ALLOW", "")
+for _network in WHIZI_METRICS_ALLOW:
+    try:
+        ipaddress.ip_network(_network, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"WHIZI_METRICS_ALLOW must list addresses or networks (got {_network!r})") from None
+# Set but empty, PROMETHEUS_MULTIPROC_DIR would have the client write into the working directory.
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR") == "":
+    del os.environ["PROMETHEUS_MULTIPROC_DIR"]
+# A Celery worker serves its own metrics on this port when set (0: off), for a machine
+# with no web process; its pool's processes count through PROMETHEUS_MULTIPROC_DIR.
+WHIZI_WORKER_METRICS_PORT = envint("WHIZI_WORKER_METRICS_PORT", "0")
+WHIZI_WORKER_METRICS_ADDR = os.environ.get("WHIZI_WORKER_METRICS_ADDR", "127.0.0.1")
+if WHIZI_WORKER_METRICS_PORT and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    raise ImproperlyConfigured("WHIZI_WORKER_METRICS_PORT needs PROMETHEUS_MULTIPROC_DIR: the worker's "
+                               "pool processes count there")
