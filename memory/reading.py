@@ -9,6 +9,7 @@ the skip is logged and counted. With the operator switch off nothing is read at 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import threading
 import time
@@ -98,7 +99,9 @@ class MemoryRead:
             return cls(owner=owner, future=None, deadline=0.0)
         timeout = settings.WHIZI_MEMORY_READ_TIMEOUT
         statement_timeout_ms = max(1000, int(timeout * 1000 * READ_STATEMENT_TIMEOUT_FACTOR))
-        future = _memory_readers.submit(_read_memory_in_thread, owner, statement_timeout_ms)
+        # In the request's context, so the reader's log lines carry the request's id.
+        future = _memory_readers.submit(contextvars.copy_context().run, _read_memory_in_thread, owner,
+                                        statement_timeout_ms)
         return cls(owner=owner, future=future, deadline=time.monotonic() + timeout)
 
     def snapshot(self) -> MemorySnapshot | None:

@@ -51,6 +51,7 @@ trap cleanup EXIT INT TERM
 pids+=($!)
 echo "Celery worker started: $POOL pool, concurrency $CONCURRENCY (log: var/worker.log)"
 echo "Whizi: http://$HOST:$PORT/"
-"$PY" -m uvicorn whizi.asgi:application --host "$HOST" --port "$PORT" &
+# Whizi logs each request itself, with its id (whizi.logs): no second access line.
+"$PY" -m uvicorn whizi.asgi:application --host "$HOST" --port "$PORT" --no-access-log &
 pids+=($!)
 wait -n "${pids[@]}"

@@ -1,6 +1,8 @@
-"""The probes, each request's metrics, response headers every page gets, and static files.
-All work in an async middleware chain as well as a sync one (see StaticFilesMiddleware)."""
+"""The probes, each request's id and metrics, response headers every page gets, and static
+files. All work in an async middleware chain as well as a sync one (see
+StaticFilesMiddleware)."""
 
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -11,8 +13,11 @@ from django.http import HttpRequest, HttpResponse
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from whizi.db import db_release
+from whizi.logs import log_context_bind, log_context_reset, request_id_for
 from whizi.metrics import metric_http_request
 from whizi.probes import PROBE_PATHS, probe_answer
+
+request_log = logging.getLogger("whizi.request")
 
 # Only our own origin: a fact or reply that smuggles in markup cannot load a remote
 # image or script, so it cannot carry data anywhere. No inline script or style.
@@ -68,22 +73,39 @@ class ProbeMiddleware(SyncAndAsyncMiddleware):
 
 
 class RequestMiddleware(SyncAndAsyncMiddleware):
-    """Each request's count and latency by route, for the metrics (whizi.metrics)."""
+    """Each request's id (the proxy's X-Request-ID when it sends one): on every line logged
+    for it, in the tasks it publishes (whizi.celery) and in the response's X-Request-ID; and
+    its count and latency by route for the metrics, with one log line."""
 
     def __call__(self, request: HttpRequest) -> Any:
         if self.async_mode:
             return self.__acall__(request)
-        started = time.perf_counter()
-        return self._counted(request, self.get_response(request), started)
+        token = self._begin(request)
+        try:
+            return self._end(request, self.get_response(request))
+        finally:
+            log_context_reset(token)  # this thread serves other requests next
 
     async def __acall__(self, request: HttpRequest) -> HttpResponse:
-        started = time.perf_counter()
-        return self._counted(request, await self.get_response(request), started)
+        # Not reset: the request's task ends with it, and a streamed reply, written after
+        # this returns, keeps the id on its lines.
+        self._begin(request)
+        return self._end(request, await self.get_response(request))
 
     @staticmethod
-    def _counted(request: HttpRequest, response: HttpResponse, started: float) -> HttpResponse:
-        metric_http_request(route=_route(request), method=request.method or "",
-                            status=response.status_code, seconds=time.perf_counter() - started)
+    def _begin(request: HttpRequest) -> Any:
+        request.whizi_started = time.perf_counter()
+        request.whizi_request_id = request_id_for(request.headers.get("X-Request-ID"))
+        return log_context_bind(request_id=request.whizi_request_id)
+
+    @staticmethod
+    def _end(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        seconds = time.perf_counter() - request.whizi_started
+        route = _route(request)
+        metric_http_request(route=route, method=request.method or "", status=response.status_code,
+                            seconds=seconds)
+        request_log.info("%s %s %s %.0f ms", request.method, route, response.status_code, seconds * 1000)
+        response["X-Request-ID"] = request.whizi_request_id
         return response
 
 

@@ -387,10 +387,19 @@ WHIZI_RATE_LIMITS = {
     "voice": (120, 600),
 }
 
+# Logs (whizi.logs): every line carries its request's id (and, in the worker, its task's
+# and pass's); WHIZI_LOG_FORMAT=json writes one JSON object a line.
+WHIZI_LOG_FORMAT = os.environ.get("WHIZI_LOG_FORMAT", "").strip().lower() or "text"
+if WHIZI_LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(f"WHIZI_LOG_FORMAT must be text or json (got {WHIZI_LOG_FORMAT!r})")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"ids": {"()": "whizi.logs.LogContextFilter"}},
+    "formatters": {"text": {"()": "whizi.logs.TextFormatter"},
+                   "json": {"()": "whizi.logs.JsonLineFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["ids"],
+                             "formatter": WHIZI_LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": os.environ.get("WHIZI_LOG_LEVEL", "INFO")},
     "loggers": {
         # Whizi logs each failed model call once, with its class (chat.exchange,
@@ -399,6 +408,9 @@ LOGGING = {
         "LiteLLM Router": {"level": "CRITICAL"},
         "LiteLLM Proxy": {"level": "CRITICAL"},
         "httpx": {"level": "WARNING"},
+        # uvicorn's own lines in the same format (their level stays the command line's).
+        # Not its access log: run it with --no-access-log, whizi.request logs each request.
+        "uvicorn": {"handlers": ["console"], "propagate": False},
     },
 }
 

@@ -84,12 +84,13 @@ def test_a_bad_boolean_fails_loudly():
 
 
 @pytest.mark.parametrize(("env", "error"), [
+    ({"WHIZI_LOG_FORMAT": "xml"}, "WHIZI_LOG_FORMAT must be text or json"),
     ({"WHIZI_METRICS_TOKEN": "short"}, "WHIZI_METRICS_TOKEN must be at least 16 characters"),
     ({"WHIZI_METRICS_ALLOW": "10.0.0.0/8,intranet"}, "WHIZI_METRICS_ALLOW must list addresses or networks"),
     ({"WHIZI_WORKER_METRICS_PORT": "9808", "PROMETHEUS_MULTIPROC_DIR": ""},
      "WHIZI_WORKER_METRICS_PORT needs PROMETHEUS_MULTIPROC_DIR"),
-], ids=["short-token", "allowlist", "worker-port"])
-def test_a_bad_metrics_setting_fails_loudly(env, error):
+], ids=["log-format", "short-token", "allowlist", "worker-port"])
+def test_a_bad_logging_or_metrics_setting_fails_loudly(env, error):
     result = _run(env)
     assert result.returncode != 0
     assert error in result.stderr
