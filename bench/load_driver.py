@@ -32,6 +32,8 @@ from bench.stack import (
     database_migrate,
     database_recreate,
     database_url,
+    memory_read_skips_scraped,
+    metrics_env,
     redis_flush,
     uvicorn_start,
     uvicorn_wait_ready,
@@ -193,7 +195,7 @@ class LoadStack:
 
 def load_stack_start(args: argparse.Namespace, *, memory: bool, logs: Path, suffix: str) -> LoadStack:
     """A fresh migrated database, empty Redis databases, a worker and uvicorn, both ready."""
-    env = load_env(args, memory=memory)
+    env = metrics_env(load_env(args, memory=memory), logs / f"metrics-{suffix}")
     database_recreate(args.database)
     redis_flush(args.redis_db)
     database_migrate(env)
@@ -314,7 +316,11 @@ class ConnectionSampler:
         self._stop.set()
 
 
-def memory_read_skips(redis_db: int) -> dict[str, int]:
+def memory_read_skips(base_url: str, redis_db: int) -> dict[str, int]:
+    """From the web's /metrics, or the Redis counters of code from before them."""
+    scraped = memory_read_skips_scraped(base_url)
+    if scraped is not None:
+        return scraped
     cache = redis.Redis(host=LOCAL_REDIS[0], port=LOCAL_REDIS[1], db=redis_db + 1)
     # Django's cache key: KEY_PREFIX "whizi", version 1 (see memory.reading.SKIP_COUNTER_KEY).
     return {reason: int(cache.get(f"whizi:1:chat:memory_read_skipped:{reason}") or 0)
@@ -412,7 +418,7 @@ async def measure(args: argparse.Namespace, servers: LoadStack, *, memory: bool,
     sampler.stop()
     await sampling
     report.peak_db_connections = sampler.peak
-    report.memory_read_skips = memory_read_skips(args.redis_db)
+    report.memory_read_skips = memory_read_skips(servers.base_url, args.redis_db)
     for result in results:
         if result.client is not None:
             await result.client.aclose()

@@ -41,6 +41,10 @@ import psycopg
 import redis
 
 HERE = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(HERE))
+
+from bench.stack import memory_read_skips_scraped, metrics_env  # noqa: E402
+
 PYTHON = sys.executable
 MODEL = "bench-chat"
 
@@ -273,8 +277,12 @@ def report(args: argparse.Namespace, chats: list[Chat], latencies: dict[str, lis
     }
 
 
-def memory_read_skips(cache_db: int) -> dict[str, int]:
-    """The web process's count of chats that went on without the memory read (memory.reading)."""
+def memory_read_skips(base_url: str, cache_db: int) -> dict[str, int]:
+    """The web process's count of chats that went on without the memory read (memory.reading):
+    from its /metrics, or the Redis counters of code from before them."""
+    scraped = memory_read_skips_scraped(base_url)
+    if scraped is not None:
+        return scraped
     client = redis.Redis(db=cache_db)
     return {reason: int(client.get(f"whizi:1:chat:memory_read_skipped:{reason}") or 0)
             for reason in ("timeout", "error")}
@@ -332,6 +340,7 @@ def run(args: argparse.Namespace, processes: Processes) -> dict[str, object]:
         OPENAI_API_BASE=provider_url, OPENAI_API_KEY="sk-bench", WHIZI_LOG_LEVEL="WARNING",
         WHIZI_MEMORY_ENABLED="true" if args.memory == "on" else "false",
     )
+    env = metrics_env(env, args.logs / "metrics")
     subprocess.run([PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=args.root, env=env,
                    check=True)
     provider = processes.start(
@@ -349,7 +358,7 @@ def run(args: argparse.Namespace, processes: Processes) -> dict[str, object]:
     base = f"http://127.0.0.1:{args.port}"
     wait_for_http(f"{base}/settings/", web)
     result = asyncio.run(load(args, base, args.database, web.pid))
-    result["memory_reads_skipped"] = memory_read_skips(args.redis_db + 1)
+    result["memory_reads_skipped"] = memory_read_skips(base, args.redis_db + 1)
     result["root"] = str(args.root)
     result["load_average"] = os.getloadavg()[0]
     result["mode"] = "hang" if args.hang else "reply"

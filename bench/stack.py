@@ -367,6 +367,40 @@ def broker_purge(*, unacknowledged: bool = False) -> None:
             channel.client.delete(channel.unacked_key, channel.unacked_index_key)
 
 
+# ---------------------------------------------------------------- the servers' metrics
+
+BENCH_METRICS_TOKEN = "bench-metrics-token-not-a-secret"
+
+
+def metrics_env(env: dict[str, str], directory: Path) -> dict[str, str]:
+    """A server environment whose processes count into `directory` (emptied first) and whose
+    /metrics the bench may read (whizi.metrics)."""
+    import shutil
+
+    shutil.rmtree(directory, ignore_errors=True)
+    directory.mkdir(parents=True)
+    return {**env, "PROMETHEUS_MULTIPROC_DIR": str(directory), "WHIZI_METRICS_TOKEN": BENCH_METRICS_TOKEN}
+
+
+def memory_read_skips_scraped(base_url: str) -> dict[str, int] | None:
+    """The web's chats that went on without the memory read, by reason, from its /metrics;
+    None when the code under test has no /metrics (a checkout from before it)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    response = httpx.get(f"{base_url}/metrics", timeout=30,
+                         headers={"Authorization": f"Bearer {BENCH_METRICS_TOKEN}"})
+    if response.status_code == 404:
+        return None
+    response.raise_for_status()
+    skips = {"timeout": 0, "error": 0}
+    for family in text_string_to_metric_families(response.text):
+        for sample in family.samples:
+            if sample.name == "whizi_memory_reads_total" and sample.labels.get("result") == "skipped":
+                reason = sample.labels.get("reason", "")
+                skips[reason] = skips.get(reason, 0) + int(sample.value)
+    return skips
+
+
 def stack_args_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """A bench's own database and Redis numbers, which it empties: never the developer's."""
     if not args.database.startswith("bench_"):

@@ -48,12 +48,10 @@ from memory.reading import MemoryRead
 from memory.tokens import count_tokens
 from whizi.db import db_release, db_step_queued
 from whizi.llm import Completion, ModelError, ReplyStream, acomplete, astream
-from whizi.metrics import metric_count
+from whizi.metrics import metric_chat_reply, metric_model_usage
 from whizi.text import storable_text
 
 log = logging.getLogger(__name__)
-
-FAILURE_METRIC = "chat:model_failed:{kind}"
 
 
 @dataclass(frozen=True)
@@ -212,19 +210,23 @@ def chat_exchange_stream(exchange: Exchange) -> ReplyStream:
 
 
 def chat_model_failed(exchange: Exchange, error: ModelError, *, streamed: bool) -> ChatModelFailed:
-    """Log (once, with the provider's error class) and count a reply that did not come."""
+    """Log (once, with the provider's error class) and count a reply that did not come (a
+    streamed failure is an HTTP 200 whose `error` event only the browser sees: the metric
+    is where monitoring sees it)."""
     log.warning("chat model %s failed: %s (%s)%s, conversation %s", exchange.model, error.kind,
                 error.provider_error, " mid-stream" if streamed else "", exchange.conversation.pk)
-    metric_count(FAILURE_METRIC.format(kind=error.kind))
-    if streamed:
-        metric_count("chat:stream_failed")
+    metric_chat_reply(model=exchange.model, streamed=streamed, outcome=error.kind)
     return ChatModelFailed(error, user_message=exchange.user_message)
 
 
-def chat_exchange_finish(*, exchange: Exchange, completion: Completion) -> ChatReply:
+def chat_exchange_finish(*, exchange: Exchange, completion: Completion, streamed: bool = False) -> ChatReply:
     """Save the reply, and queue the memory pass it makes due (published after commit)."""
+    # Counted before the save: the tokens were spent even if the conversation is gone.
+    metric_model_usage(model=completion.model, use="chat", input_tokens=completion.input_tokens,
+                       output_tokens=completion.output_tokens, cost=completion.cost)
     text = storable_text(completion.text)
     if not text.strip():
+        metric_chat_reply(model=exchange.model, streamed=streamed, outcome="empty")
         raise ChatModelFailed(ModelError("empty reply", kind="other", retryable=True),
                               user_message=exchange.user_message)
     conversation = exchange.conversation
@@ -255,6 +257,7 @@ def chat_exchange_finish(*, exchange: Exchange, completion: Completion) -> ChatR
         except DatabaseError:
             # The reply matters more than one pass; the next trigger rewrites the whole list.
             log.exception("could not queue a memory pass for conversation %s", conversation.pk)
+    metric_chat_reply(model=exchange.model, streamed=streamed, outcome="ok")
     return ChatReply(conversation=conversation, user_message=exchange.user_message,
                      assistant_message=assistant, turns=turns,
                      memory_attached=exchange.request.memory_attached)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 
 from asgiref.sync import async_to_sync
@@ -55,6 +56,7 @@ from memory.selectors import pass_marks
 from whizi.db import db_step_queued
 from whizi.http import already_logged
 from whizi.llm import Completion, ModelError, model_display_name
+from whizi.metrics import metric_chat_first_token
 
 log = logging.getLogger(__name__)
 
@@ -273,7 +275,7 @@ def _begin_stream(request: HttpRequest) -> Exchange | JsonResponse:
 
 
 def _finish_stream(request: HttpRequest, exchange: Exchange, completion: Completion) -> dict[str, object]:
-    reply = chat_exchange_finish(exchange=exchange, completion=completion)
+    reply = chat_exchange_finish(exchange=exchange, completion=completion, streamed=True)
     chat = exchange.conversation
     message = reply.assistant_message
     message.memory_mark = pass_marks(reply_ids=[message.pk]).get(message.pk)
@@ -315,6 +317,7 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
     The database is used in two short steps (whizi.db.db_step); nothing is held while
     the model writes.
     """
+    arrived = time.perf_counter()
     begun = await db_step_queued(_begin_stream, request)
     if isinstance(begun, JsonResponse):
         return begun
@@ -325,8 +328,12 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
                              "url": reverse("chat:conversation", args=[chat.pk])})
         exchange = await chat_exchange_ready(begun)
         reply = chat_exchange_stream(exchange)
+        first = True
         try:
             async for piece in reply:
+                if first:
+                    metric_chat_first_token(model=exchange.model, seconds=time.perf_counter() - arrived)
+                    first = False
                 yield _sse("token", piece)
         except ModelError as exc:
             yield _stream_error(chat_model_failed(exchange, exc, streamed=True))

@@ -24,6 +24,7 @@ from memory.prompts import Turn, compaction_messages
 from memory.tokens import count_list_tokens, count_tokens
 from memory.window import messages_tokens, pass_input, pass_window
 from whizi import llm
+from whizi.metrics import metric_memory_refused
 
 log = logging.getLogger(__name__)
 
@@ -230,6 +231,8 @@ def pass_compute(
             # The checks' names only, never the text: a check that refuses good work shows here.
             log.warning("memory pass refused %d change(s): %s", applied.refused,
                         ", ".join(f"{check}={n}" for check, n in sorted(applied.refused_by.items())))
+            for check, count in applied.refused_by.items():
+                metric_memory_refused(check=check, amount=count)
         candidate = applied.lines
     lines, fitted = _fit_budget(candidate, model, meter, compact_above=compact_above)
     outcome = fitted or (Outcome.UNCHANGED if lines == existing else Outcome.UPDATED)

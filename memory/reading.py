@@ -9,6 +9,7 @@ the skip is logged and counted. With the operator switch off nothing is read at 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import threading
 import time
@@ -21,7 +22,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from accounts.owner import Owner
 from memory.store import MemorySnapshot, memory_read
-from whizi.metrics import metric_count, metric_read
+from whizi.metrics import metric_memory_read, metric_total
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +39,6 @@ _memory_readers = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="wh
 # opens a new one after this long.
 READER_CONNECTION_AGE = 60
 
-SKIP_COUNTER_KEY = "chat:memory_read_skipped:{reason}"
 SKIP_REASONS = ("timeout", "error")
 
 
@@ -99,7 +99,9 @@ class MemoryRead:
             return cls(owner=owner, future=None, deadline=0.0)
         timeout = settings.WHIZI_MEMORY_READ_TIMEOUT
         statement_timeout_ms = max(1000, int(timeout * 1000 * READ_STATEMENT_TIMEOUT_FACTOR))
-        future = _memory_readers.submit(_read_memory_in_thread, owner, statement_timeout_ms)
+        # In the request's context, so the reader's log lines carry the request's id.
+        future = _memory_readers.submit(contextvars.copy_context().run, _read_memory_in_thread, owner,
+                                        statement_timeout_ms)
         return cls(owner=owner, future=future, deadline=time.monotonic() + timeout)
 
     def snapshot(self) -> MemorySnapshot | None:
@@ -107,7 +109,7 @@ class MemoryRead:
         if self.future is None:  # memory switched off: not a skip, nothing to count
             return None
         try:
-            return self.future.result(timeout=self._remaining())
+            return self._used(self.future.result(timeout=self._remaining()))
         except FutureTimeout:
             return self._skipped("timeout")
         except Exception as exc:  # MemoryUnavailable, or the connection itself failed
@@ -119,8 +121,8 @@ class MemoryRead:
             return None
         try:
             # Shielded: a late read is left to finish in its reader thread, not cancelled.
-            return await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(self.future)),
-                                          self._remaining())
+            return self._used(await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(self.future)),
+                                                     self._remaining()))
         except TimeoutError:
             return self._skipped("timeout")
         except Exception as exc:
@@ -128,6 +130,11 @@ class MemoryRead:
 
     def _remaining(self) -> float:
         return max(0.0, self.deadline - time.monotonic())
+
+    @staticmethod
+    def _used(snapshot: MemorySnapshot) -> MemorySnapshot:
+        metric_memory_read(result="used")
+        return snapshot
 
     def _skipped(self, reason: str, exc: BaseException | None = None) -> None:
         if exc is not None:
@@ -137,16 +144,14 @@ class MemoryRead:
 
 
 def memory_read_skip_count(*, reason: str, owner: Owner) -> None:
-    """Log and count a request that went on without memory.
-
-    The counter (`chat:memory_read_skipped:timeout` and `…:error`) is shared by every web
-    process (whizi.metrics); see memory_read_skips().
-    """
+    """Log and count (whizi_memory_reads_total) a request that went on without memory."""
     log.warning("memory read %s for %s: replying without memory",
                 "timed out" if reason == "timeout" else "failed", owner.key)
-    metric_count(SKIP_COUNTER_KEY.format(reason=reason))
+    metric_memory_read(result="skipped", reason=reason)
 
 
 def memory_read_skips() -> dict[str, int]:
-    """How many requests went on without memory, by reason, since the counters started."""
-    return {reason: metric_read(SKIP_COUNTER_KEY.format(reason=reason)) for reason in SKIP_REASONS}
+    """How many requests went on without memory, by reason, since the counts started (in
+    every process counting with this one: whizi.metrics)."""
+    return {reason: int(metric_total("whizi_memory_reads_total", result="skipped", reason=reason))
+            for reason in SKIP_REASONS}

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -27,6 +26,12 @@ from memory.models import MemoryPass
 from memory.prompts import Turn
 from memory.sources import pass_source, pass_turns
 from memory.store import MemoryState, memory_save, memory_state_for_pass, memory_state_reload
+from whizi.metrics import (
+    metric_memory_pass,
+    metric_memory_pass_retry,
+    metric_memory_pass_wait,
+    metric_model_usage,
+)
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +47,6 @@ MAX_CLAIMS = MAX_ATTEMPTS + 1
 # How many times a pass re-runs on a fresher list after losing a compare-and-swap to a
 # concurrent pass, before it gives up (discarded). Each round is one more model call.
 MAX_CONFLICT_ROUNDS = 3
-FAILED_COUNTER_KEY = "memory:passes_failed:{error}"
 
 
 def retry_countdown(retries: int, retry_after: float | None = None) -> float:
@@ -61,15 +65,6 @@ class PassRetry(Exception):
     def __init__(self, error: str, *, retry_after: float | None = None) -> None:
         super().__init__(error)
         self.retry_after = retry_after
-
-
-def _count_failure(error: str) -> None:
-    key = FAILED_COUNTER_KEY.format(error=error.split(",")[0] or "unknown")
-    try:
-        cache.add(key, 0, timeout=None)
-        cache.incr(key)
-    except Exception as exc:  # the cache being down must not fail the pass's record
-        log.warning("could not count a failed memory pass: %s", type(exc).__name__)
 
 
 @dataclass(frozen=True)
@@ -109,11 +104,16 @@ def _claim(pass_id: int, *, redelivered: bool) -> MemoryPass | None:
     )
     if not claimed:
         return None
-    return MemoryPass.objects.filter(pk=pass_id).first()
+    memory_pass = MemoryPass.objects.filter(pk=pass_id).first()
+    if memory_pass is not None and memory_pass.attempts == 1:  # its first claim ends its wait
+        waited = (now - memory_pass.created_at).total_seconds()
+        metric_memory_pass_wait(trigger=memory_pass.trigger, seconds=waited)
+    return memory_pass
 
 
 def pass_release(*, pass_id: int, error: str = "") -> None:
     """Hand a running pass back to the queue, for a retry."""
+    metric_memory_pass_retry(error=error)
     MemoryPass.objects.filter(pk=pass_id, status=MemoryPass.Status.RUNNING).update(
         status=MemoryPass.Status.QUEUED, error=error[:200]
     )
@@ -133,8 +133,9 @@ def _finish(memory_pass: MemoryPass, *, outcome: str, started: float, meter: Met
     level = logging.WARNING if outcome == Outcome.FAILED else logging.INFO
     log.log(level, "memory pass %s for %s: %s%s (%d model calls, %.0f ms)", memory_pass.pk,
             Owner.of(memory_pass).key, outcome, f" [{error}]" if error else "", meter.calls, seconds * 1000)
-    if outcome == Outcome.FAILED:
-        _count_failure(error)
+    metric_memory_pass(trigger=memory_pass.trigger, outcome=outcome, seconds=seconds, error=error)
+    metric_model_usage(model=memory_pass.model or settings.WHIZI_MEMORY_MODEL, use="memory",
+                       input_tokens=meter.input_tokens, output_tokens=meter.output_tokens, cost=meter.cost)
     return PassReport(pass_id=memory_pass.pk, outcome=outcome, seconds=seconds,
                       model_seconds=meter.seconds, error=error)
 

@@ -7,6 +7,7 @@ from datetime import timedelta
 from functools import lru_cache
 
 from django.conf import settings
+from django.db.models import Count, Min
 from django.utils import timezone
 
 from memory.models import MemoryPass
@@ -43,3 +44,22 @@ def memory_block_max_tokens() -> int:
     """The memory block's largest size in a chat request: the cap on the list plus its
     framing. A chat budgets its history around it, so trimming never waits for the read."""
     return settings.WHIZI_MEMORY_MAX_TOKENS + count_tokens(MEMORY_SYSTEM_MESSAGE.format(lines=""))
+
+
+def pass_queue_gauges() -> list[tuple[str, str, float]]:
+    """The pass queue as an operator graphs it (read when the metrics are scraped,
+    whizi.metrics): passes waiting, the age of the oldest, passes running."""
+    rows = (MemoryPass.objects.filter(status__in=[MemoryPass.Status.QUEUED, MemoryPass.Status.RUNNING])
+            .values("status").annotate(count=Count("id"), oldest=Min("created_at")))
+    by_status = {row["status"]: row for row in rows}
+    queued = by_status.get(MemoryPass.Status.QUEUED)
+    running = by_status.get(MemoryPass.Status.RUNNING)
+    oldest = (timezone.now() - queued["oldest"]).total_seconds() if queued else 0.0
+    return [
+        ("whizi_memory_passes_waiting", "Memory passes recorded and not yet run: waiting for a worker, "
+         "or for their next try.", float(queued["count"]) if queued else 0.0),
+        ("whizi_memory_pass_oldest_waiting_seconds", "Age of the oldest memory pass still waiting "
+         "(0 when none is).", max(0.0, oldest)),
+        ("whizi_memory_passes_running", "Memory passes a worker is running now.",
+         float(running["count"]) if running else 0.0),
+    ]

@@ -31,6 +31,7 @@ from django.utils import timezone
 from memory.models import MemoryPass
 from memory.passes import pass_publish
 from memory.run import MAX_CLAIMS
+from whizi.metrics import metric_memory_pass
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +101,9 @@ def pass_sweep() -> SweepReport:
         failed = list(MemoryPass.objects.filter(pk__in=poison, error="attempts",
                                                 finished_at=now).values_list("pk", flat=True))
         log.warning("memory sweep: %d pass(es) failed after %d claims", len(failed), MAX_CLAIMS)
+        for trigger in MemoryPass.objects.filter(pk__in=failed).values_list("trigger", flat=True):
+            metric_memory_pass(trigger=trigger, outcome=MemoryPass.Outcome.FAILED, seconds=None,
+                               error="attempts")
 
     rows = stranded.filter(attempts__lt=MAX_CLAIMS).order_by("created_at").values(
         "pk", "created_at", "attempts"

@@ -16,21 +16,27 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.db import DatabaseError
 
 from memory.passes import RUN_PASS_TASK
+from whizi.logs import log_context
 
 log = logging.getLogger(__name__)
 
 
 @shared_task(name=RUN_PASS_TASK, bind=True, acks_late=True, max_retries=8)
 def run_memory_pass_task(self, pass_id: int) -> None:
+    with log_context(pass_id=pass_id):  # every line of the pass names it
+        _run_memory_pass(self, pass_id)
+
+
+def _run_memory_pass(task, pass_id: int) -> None:
     from memory.run import PassRetry, pass_release, pass_run, retry_countdown
 
-    redelivered = bool((self.request.delivery_info or {}).get("redelivered"))
+    redelivered = bool((task.request.delivery_info or {}).get("redelivered"))
     try:
         pass_run(pass_id=pass_id, redelivered=redelivered)
     except PassRetry as exc:
         # The pass bounds its attempts (memory.run.MAX_ATTEMPTS) and is already queued again.
-        countdown = retry_countdown(self.request.retries, exc.retry_after)
-        raise self.retry(exc=exc, countdown=countdown) from exc
+        countdown = retry_countdown(task.request.retries, exc.retry_after)
+        raise task.retry(exc=exc, countdown=countdown) from exc
     except (SoftTimeLimitExceeded, DatabaseError) as exc:
         log.warning("memory pass %s interrupted (%s); retrying", pass_id, type(exc).__name__)
         try:
@@ -39,7 +45,7 @@ def run_memory_pass_task(self, pass_id: int) -> None:
             # Still down: the pass is reclaimed once it has been running longer than
             # any task may (memory.run._claim).
             pass
-        raise self.retry(exc=exc, countdown=retry_countdown(self.request.retries)) from exc
+        raise task.retry(exc=exc, countdown=retry_countdown(task.request.retries)) from exc
 
 
 @shared_task(name="memory.sweep_passes", acks_late=True)

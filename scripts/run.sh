@@ -7,6 +7,13 @@ HOST=${HOST:-127.0.0.1}
 PORT=${PORT:-8000}
 REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/0}
 mkdir -p var
+# The web and the worker count their metrics into one directory, so /metrics (with
+# WHIZI_METRICS_TOKEN set) shows both; emptied at each start, as Prometheus's client asks.
+if [[ -z "${PROMETHEUS_MULTIPROC_DIR:-}" ]]; then
+  export PROMETHEUS_MULTIPROC_DIR="$PWD/var/metrics"
+  rm -rf "$PROMETHEUS_MULTIPROC_DIR"
+fi
+mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
 
 redis_up() { "$PY" -c "import redis,sys; redis.Redis.from_url('$REDIS_URL', socket_connect_timeout=1).ping()" 2>/dev/null; }
 if ! redis_up; then
@@ -44,6 +51,7 @@ trap cleanup EXIT INT TERM
 pids+=($!)
 echo "Celery worker started: $POOL pool, concurrency $CONCURRENCY (log: var/worker.log)"
 echo "Whizi: http://$HOST:$PORT/"
-"$PY" -m uvicorn whizi.asgi:application --host "$HOST" --port "$PORT" &
+# Whizi logs each request itself, with its id (whizi.logs): no second access line.
+"$PY" -m uvicorn whizi.asgi:application --host "$HOST" --port "$PORT" --no-access-log &
 pids+=($!)
 wait -n "${pids[@]}"

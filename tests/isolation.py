@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import atexit
 import os
+import shutil
 import socket
 import subprocess
+import tempfile
 import time
 
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
@@ -46,6 +48,13 @@ def _start_redis() -> str:
             time.sleep(0.05)
     raise RuntimeError("the worker's redis-server did not start")
 
+
+# Metrics in multiprocess mode, as under gunicorn: the workers this process starts count
+# into the same directory, so a test reads what a real worker's pass counted
+# (whizi.metrics). Set before anything imports prometheus_client.
+_metrics_dir = tempfile.mkdtemp(prefix="whizi-metrics-")
+os.environ["PROMETHEUS_MULTIPROC_DIR"] = _metrics_dir
+atexit.register(shutil.rmtree, _metrics_dir, True)
 
 if os.environ.get("PYTEST_XDIST_WORKER"):
     os.environ["REDIS_URL"] = _start_redis()

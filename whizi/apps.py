@@ -1,3 +1,5 @@
+import logging
+
 from django.apps import AppConfig
 from django.db.backends.signals import connection_created
 
@@ -14,3 +16,6 @@ class WhiziConfig(AppConfig):
         from whizi.pool import pool_check_install
 
         connection_created.connect(pool_check_install, dispatch_uid="whizi.pool_check_install")
+        # A library's warning is a log line like any other (one JSON object under
+        # WHIZI_LOG_FORMAT=json), not a bare line on stderr.
+        logging.captureWarnings(True)

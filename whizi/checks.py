@@ -95,3 +95,16 @@ def model_configuration_check(app_configs: Any = None, **kwargs: Any) -> list[Wa
 @register(TAG, deploy=True)
 def model_deployment_check(app_configs: Any = None, **kwargs: Any) -> list[Warning | Error]:
     return _findings(deploy=True)
+
+
+@register("whizi_metrics", deploy=True)
+def metrics_deployment_check(app_configs: Any = None, **kwargs: Any) -> list[Warning]:
+    """Metrics scraped from gunicorn's workers without a shared directory would each be one
+    worker's counts, whichever answered the scrape (docs/DEPLOY.md → Metrics)."""
+    metrics_on = settings.WHIZI_METRICS_TOKEN or settings.WHIZI_METRICS_ALLOW
+    if metrics_on and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        return [Warning("Metrics are on but PROMETHEUS_MULTIPROC_DIR is not set: each web worker "
+                        "and each of the worker's pool processes counts alone.",
+                        hint="Set PROMETHEUS_MULTIPROC_DIR to an empty directory for every process.",
+                        id="whizi.W005")]
+    return []

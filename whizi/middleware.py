@@ -1,14 +1,23 @@
-"""Response headers every page gets, and static files. Both work in an async middleware
-chain as well as a sync one (see StaticFilesMiddleware)."""
+"""The probes, each request's id and metrics, response headers every page gets, and static
+files. All work in an async middleware chain as well as a sync one (see
+StaticFilesMiddleware)."""
 
+import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from whizi.db import db_release
+from whizi.logs import log_context_bind, log_context_reset, request_id_for
+from whizi.metrics import metric_http_request
+from whizi.probes import PROBE_PATHS, probe_answer
+
+request_log = logging.getLogger("whizi.request")
 
 # Only our own origin: a fact or reply that smuggles in markup cannot load a remote
 # image or script, so it cannot carry data anywhere. No inline script or style.
@@ -42,6 +51,73 @@ class SyncAndAsyncMiddleware:
             markcoroutinefunction(self)
 
 
+class ProbeMiddleware(SyncAndAsyncMiddleware):
+    """/healthz, /readyz and /metrics (whizi.probes), answered before every other middleware:
+    no session is read or made, no cookie set, no rate limit counted, and neither the host
+    check nor the HTTPS redirect stands between a balancer probing a backend by its address
+    and the answer. Outermost in MIDDLEWARE."""
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.async_mode:
+            return self.__acall__(request)
+        answer = probe_answer(request) if request.path_info in PROBE_PATHS else None
+        return answer if answer is not None else self.get_response(request)
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponse:
+        if request.path_info in PROBE_PATHS:
+            # The checks wait on the network: in a thread, never on the event loop.
+            answer = await sync_to_async(probe_answer, thread_sensitive=False)(request)
+            if answer is not None:
+                return answer
+        return await self.get_response(request)
+
+
+class RequestMiddleware(SyncAndAsyncMiddleware):
+    """Each request's id (the proxy's X-Request-ID when it sends one): on every line logged
+    for it, in the tasks it publishes (whizi.celery) and in the response's X-Request-ID; and
+    its count and latency by route for the metrics, with one log line."""
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.async_mode:
+            return self.__acall__(request)
+        token = self._begin(request)
+        try:
+            return self._end(request, self.get_response(request))
+        finally:
+            log_context_reset(token)  # this thread serves other requests next
+
+    async def __acall__(self, request: HttpRequest) -> HttpResponse:
+        # Not reset: the request's task ends with it, and a streamed reply, written after
+        # this returns, keeps the id on its lines.
+        self._begin(request)
+        return self._end(request, await self.get_response(request))
+
+    @staticmethod
+    def _begin(request: HttpRequest) -> Any:
+        request.whizi_started = time.perf_counter()
+        request.whizi_request_id = request_id_for(request.headers.get("X-Request-ID"))
+        return log_context_bind(request_id=request.whizi_request_id)
+
+    @staticmethod
+    def _end(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        seconds = time.perf_counter() - request.whizi_started
+        route = _route(request)
+        metric_http_request(route=route, method=request.method or "", status=response.status_code,
+                            seconds=seconds)
+        request_log.info("%s %s %s %.0f ms", request.method, route, response.status_code, seconds * 1000)
+        response["X-Request-ID"] = request.whizi_request_id
+        return response
+
+
+def _route(request: HttpRequest) -> str:
+    """The URL pattern's name ("chat:send_stream"), never the path, which holds ids."""
+    match = getattr(request, "resolver_match", None)
+    if match is not None:
+        return match.view_name
+    static = "/" + settings.STATIC_URL.lstrip("/")
+    return "static" if request.path_info.startswith(static) else "unmatched"
+
+
 class ContentSecurityPolicyMiddleware(SyncAndAsyncMiddleware):
     def __call__(self, request: HttpRequest) -> Any:
         if self.async_mode:
@@ -63,7 +139,8 @@ class ConnectionReleaseMiddleware(SyncAndAsyncMiddleware):
 
     The response steps of the other middleware (the session saved for a new guest) take
     a connection after the view returned, and Django gives it back only when the response
-    ends: for a streamed reply, as long as the model writes. Outermost in MIDDLEWARE.
+    ends: for a streamed reply, as long as the model writes. Outermost of the middleware
+    that use the database.
     """
 
     def __call__(self, request: HttpRequest) -> Any:

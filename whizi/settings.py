@@ -4,6 +4,7 @@ With nothing set, Whizi runs on the embedded default: a SQLite file under var/,
 Redis on localhost when it is there, and the offline model for chat and memory.
 """
 
+import ipaddress
 import os
 from operator import attrgetter
 from pathlib import Path
@@ -87,6 +88,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # Every middleware here works in an async chain, so an async view (chat, voice) holds
     # no thread while it awaits; one sync middleware would make Django wait in a thread.
+    # The probes come first: they touch no session, set no cookie (whizi.probes).
+    "whizi.middleware.ProbeMiddleware",
+    "whizi.middleware.RequestMiddleware",
     "whizi.middleware.ConnectionReleaseMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whizi.middleware.ContentSecurityPolicyMiddleware",
@@ -386,10 +390,19 @@ WHIZI_RATE_LIMITS = {
     "voice": (120, 600),
 }
 
+# Logs (whizi.logs): every line carries its request's id (and, in the worker, its task's
+# and pass's); WHIZI_LOG_FORMAT=json writes one JSON object a line.
+WHIZI_LOG_FORMAT = os.environ.get("WHIZI_LOG_FORMAT", "").strip().lower() or "text"
+if WHIZI_LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(f"WHIZI_LOG_FORMAT must be text or json (got {WHIZI_LOG_FORMAT!r})")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"ids": {"()": "whizi.logs.LogContextFilter"}},
+    "formatters": {"text": {"()": "whizi.logs.TextFormatter"},
+                   "json": {"()": "whizi.logs.JsonLineFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["ids"],
+                             "formatter": WHIZI_LOG_FORMAT}},
     "root": {"handlers": ["console"], "level": os.environ.get("WHIZI_LOG_LEVEL", "INFO")},
     "loggers": {
         # Whizi logs each failed model call once, with its class (chat.exchange,
@@ -398,5 +411,32 @@ LOGGING = {
         "LiteLLM Router": {"level": "CRITICAL"},
         "LiteLLM Proxy": {"level": "CRITICAL"},
         "httpx": {"level": "WARNING"},
+        # uvicorn's own lines in the same format (their level stays the command line's).
+        # Not its access log: run it with --no-access-log, whizi.request logs each request.
+        "uvicorn": {"handlers": ["console"], "propagate": False},
     },
 }
+
+# Metrics for Prometheus at /metrics (whizi.metrics, docs/DEPLOY.md → Metrics). Off unless
+# a bearer token or an allowlist of scraper addresses is set, so no visitor reads them.
+WHIZI_METRICS_TOKEN = os.environ.get("WHIZI_METRICS_TOKEN", "").strip()
+if WHIZI_METRICS_TOKEN and len(WHIZI_METRICS_TOKEN) < 16:
+    raise ImproperlyConfigured("WHIZI_METRICS_TOKEN must be at least 16 characters (a guessable "
+                               "token opens the metrics to anyone)")
+WHIZI_METRICS_ALLOW = envlist("WHIZI_METRICS_ALLOW", "")
+for _network in WHIZI_METRICS_ALLOW:
+    try:
+        ipaddress.ip_network(_network, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"WHIZI_METRICS_ALLOW must list addresses or networks (got {_network!r})") from None
+# Set but empty, PROMETHEUS_MULTIPROC_DIR would have the client write into the working directory.
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR") == "":
+    del os.environ["PROMETHEUS_MULTIPROC_DIR"]
+# A Celery worker serves its own metrics on this port when set (0: off), for a machine
+# with no web process; its pool's processes count through PROMETHEUS_MULTIPROC_DIR.
+WHIZI_WORKER_METRICS_PORT = envint("WHIZI_WORKER_METRICS_PORT", "0")
+WHIZI_WORKER_METRICS_ADDR = os.environ.get("WHIZI_WORKER_METRICS_ADDR", "127.0.0.1")
+if WHIZI_WORKER_METRICS_PORT and not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    raise ImproperlyConfigured("WHIZI_WORKER_METRICS_PORT needs PROMETHEUS_MULTIPROC_DIR: the worker's "
+                               "pool processes count there")

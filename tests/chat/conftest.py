@@ -19,16 +19,14 @@ import uuid
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.test import Client
 
 from accounts.owner import GUEST_SESSION_KEY, Owner
 from memory.models import Memory
-from memory.reading import SKIP_COUNTER_KEY, SKIP_REASONS
+from memory.reading import memory_read_skips
 from memory.tokens import count_list_tokens
 from tests.conftest import guest_start
 from whizi.llm.scripted import Script
-from whizi.metrics import metrics_flush
 
 CHAT_A = "scripted/chat-a"
 CHAT_B = "scripted/chat-b"
@@ -55,11 +53,11 @@ def script_b() -> Script:
     return Script("chat-b").reset()
 
 
-@pytest.fixture(autouse=True)
-def _fresh_skip_counters():
-    metrics_flush()  # counts still gathering in this process belong to earlier tests
-    for reason in SKIP_REASONS:
-        cache.delete(SKIP_COUNTER_KEY.format(reason=reason))
+@pytest.fixture
+def read_skips():
+    """The memory reads skipped since the test started, by reason (counts only go up)."""
+    before = memory_read_skips()
+    return lambda: {reason: count - before[reason] for reason, count in memory_read_skips().items()}
 
 
 @pytest.fixture(autouse=True)

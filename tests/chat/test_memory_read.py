@@ -10,7 +10,6 @@ import logging
 import psycopg
 import pytest
 
-from memory.reading import memory_read_skips
 from tests.chat.conftest import CHAT_A, memory_messages, owner_of, post_json, save_memory
 from tests.chat.faults import memory_table_locked, memory_table_missing
 
@@ -21,17 +20,17 @@ def _conversation(client) -> int:
     return post_json(client, "/api/conversations/", {"model": CHAT_A}).json()["id"]
 
 
-def test_with_memory_readable_the_block_is_attached(guest, script_a):
+def test_with_memory_readable_the_block_is_attached(guest, script_a, read_skips):
     script_a.reply("Hi Ann.")
     save_memory(owner_of(guest), ["Name is Ann"])
     response = post_json(guest, f"/api/conversations/{_conversation(guest)}/messages/", {"content": "Hi"})
 
     assert response.status_code == 200
     assert memory_messages(script_a.calls()[0])
-    assert memory_read_skips() == {"timeout": 0, "error": 0}
+    assert read_skips() == {"timeout": 0, "error": 0}
 
 
-def test_a_failing_read_still_gets_a_reply_without_the_block(guest, script_a, caplog):
+def test_a_failing_read_still_gets_a_reply_without_the_block(guest, script_a, caplog, read_skips):
     script_a.reply("Hello.")
     save_memory(owner_of(guest), ["Name is Ann"])
     conversation_id = _conversation(guest)
@@ -43,7 +42,7 @@ def test_a_failing_read_still_gets_a_reply_without_the_block(guest, script_a, ca
     assert response.json()["reply"] == "Hello."
     [call] = script_a.calls()
     assert memory_messages(call) == []
-    assert memory_read_skips() == {"timeout": 0, "error": 1}
+    assert read_skips() == {"timeout": 0, "error": 1}
     assert "memory read failed" in caplog.text
     assert "Name is Ann" not in caplog.text  # logs name the owner, never a fact
 
@@ -55,7 +54,8 @@ def _reads_waiting(lock: psycopg.Connection) -> int:
     ).fetchone()[0]
 
 
-def test_a_slow_read_costs_no_more_than_the_timeout(guest, script_a, settings, caplog, wait_for):
+def test_a_slow_read_costs_no_more_than_the_timeout(guest, script_a, settings, caplog, wait_for,
+                                                    read_skips):
     settings.WHIZI_MEMORY_READ_TIMEOUT = 0.2
     script_a.reply("Hello.")
     save_memory(owner_of(guest), ["Name is Ann"])
@@ -70,7 +70,7 @@ def test_a_slow_read_costs_no_more_than_the_timeout(guest, script_a, settings, c
 
     assert response.json()["reply"] == "Hello."
     assert memory_messages(script_a.calls()[0]) == []
-    assert memory_read_skips() == {"timeout": 1, "error": 0}
+    assert read_skips() == {"timeout": 1, "error": 0}
     assert "memory read timed out" in caplog.text
 
 

@@ -18,7 +18,7 @@ from memory.selectors import memory_block_max_tokens
 from memory.tokens import count_tokens
 from tests.chat.conftest import owner_of, post_json
 from tests.chat.test_page import _events, _stream
-from whizi.metrics import metric_read
+from whizi.metrics import metric_total
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -177,8 +177,11 @@ def test_a_rate_limit_is_waited_out_once_only(guest, fake_provider):
     assert list(Message.objects.values_list("role", flat=True)) == ["user"]
 
 
+STREAM_FAILED = {"model": PRICED, "mode": "stream", "outcome": "server"}
+
+
 def test_a_stream_that_breaks_is_an_error_event_counted_for_monitoring(fake_provider, caplog):
-    before = metric_read("chat:stream_failed")
+    before = metric_total("whizi_chat_replies_total", **STREAM_FAILED)
     fake_provider.error_mid_stream("gpt-4o-mini", "one two three four", after_chunks=2, chunks=4)
 
     with caplog.at_level(logging.INFO):
@@ -187,7 +190,7 @@ def test_a_stream_that_breaks_is_an_error_event_counted_for_monitoring(fake_prov
     events = _events(b"".join(chunks))
     assert [name for name, _ in events] == ["start", "token", "token", "error"]
     assert events[-1][1]["retryable"] is True
-    assert metric_read("chat:stream_failed") == before + 1
+    assert metric_total("whizi_chat_replies_total", **STREAM_FAILED) == before + 1
     problems = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(problems) == 1 and "failed: server" in problems[0] and "mid-stream" in problems[0]
     assert list(Message.objects.values_list("role", flat=True)) == ["user"]

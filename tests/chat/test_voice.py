@@ -8,7 +8,6 @@ from chat.limits import VOICE_MAX_TURN_CHARS, VOICE_MAX_TURNS
 from chat.models import VoiceSession, VoiceTurn
 from chat.voice import VOICE_SYSTEM_PROMPT
 from memory.models import MemoryPass
-from memory.reading import memory_read_skips
 from tests.chat.conftest import api_client, owner_of, post_json, published_passes, save_memory
 from tests.chat.faults import memory_table_missing
 
@@ -140,11 +139,11 @@ def test_voice_posts_need_the_csrf_token(guest):
     assert VoiceSession.objects.count() == 0
 
 
-def test_a_failing_memory_read_starts_the_session_without_the_list(guest):
+def test_a_failing_memory_read_starts_the_session_without_the_list(guest, read_skips):
     save_memory(owner_of(guest), ["Tên tôi là Mai"])
 
     with memory_table_missing():
         body = _start(guest)
 
     assert body["instructions"] == VOICE_SYSTEM_PROMPT
-    assert memory_read_skips() == {"timeout": 0, "error": 1}
+    assert read_skips() == {"timeout": 0, "error": 1}

@@ -11,12 +11,12 @@ import logging
 from datetime import date
 
 import pytest
-from django.core.cache import cache
 
 from memory.compute import pass_compute
 from memory.models import MemoryPass
 from memory.prompts import Turn
-from memory.run import FAILED_COUNTER_KEY, MAX_ATTEMPTS, PassRetry, pass_run, retry_countdown
+from memory.run import MAX_ATTEMPTS, PassRetry, pass_run, retry_countdown
+from whizi.metrics import metric_total
 
 from .conftest import chat, queue_pass, save_memory, saved_lines, voice
 
@@ -121,15 +121,14 @@ def test_an_empty_or_refusing_answer_is_asked_again(provider, answer):
 
 
 def test_a_failed_pass_is_logged_as_a_warning_with_its_class_and_counted(provider, user, caplog):
-    key = FAILED_COUNTER_KEY.format(error="answer:unparseable")
-    before = int(cache.get(key) or 0)
+    before = metric_total("whizi_memory_pass_failures_total", error="answer:unparseable")
     provider.reply(MODEL, "well")
     memory_pass = queue_pass(user, through=chat(user, "I live in Leeds.", "Nice!"))
     with caplog.at_level(logging.WARNING, logger="memory"):
         pass_run(pass_id=memory_pass.pk)
     assert any(record.levelno == logging.WARNING and "answer:unparseable" in record.getMessage()
                for record in caplog.records)
-    assert int(cache.get(key) or 0) == before + 1
+    assert metric_total("whizi_memory_pass_failures_total", error="answer:unparseable") == before + 1
 
 
 def test_a_rate_limited_pass_waits_as_long_as_the_provider_asks(provider, settings, user):

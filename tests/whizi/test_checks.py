@@ -19,11 +19,13 @@ PRODUCTION = {
 }
 
 
-def check(env_overrides: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+def check(env_overrides: dict[str, str | None], *args: str) -> subprocess.CompletedProcess:
+    """`manage.py check` with these variables set (None: unset)."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("WHIZI_", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "OPENAI_", "ANTHROPIC_",
                                 "OLLAMA_"))}
     env.update(env_overrides)
+    env = {name: value for name, value in env.items() if value is not None}
     return subprocess.run([sys.executable, "manage.py", "check", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=180)
 
@@ -75,3 +77,12 @@ def test_the_deploy_check_refuses_what_would_break_users(env, error):
 
     assert result.returncode != 0
     assert error in result.stderr
+
+
+def test_the_deploy_check_warns_when_metrics_are_on_without_a_shared_directory():
+    env = {**PRODUCTION, "WHIZI_METRICS_TOKEN": "scrape-3f9a7c1e5b2d4a60"}
+    alone = check({**env, "PROMETHEUS_MULTIPROC_DIR": None}, "--deploy")
+    shared = check(env, "--deploy")  # the suite's own directory (tests/isolation.py)
+
+    assert "(whizi.W005) Metrics are on but PROMETHEUS_MULTIPROC_DIR is not set" in alone.stderr
+    assert "W005" not in shared.stderr

@@ -83,6 +83,19 @@ def test_a_bad_boolean_fails_loudly():
     assert "DEBUG must be true or false" in result.stderr
 
 
+@pytest.mark.parametrize(("env", "error"), [
+    ({"WHIZI_LOG_FORMAT": "xml"}, "WHIZI_LOG_FORMAT must be text or json"),
+    ({"WHIZI_METRICS_TOKEN": "short"}, "WHIZI_METRICS_TOKEN must be at least 16 characters"),
+    ({"WHIZI_METRICS_ALLOW": "10.0.0.0/8,intranet"}, "WHIZI_METRICS_ALLOW must list addresses or networks"),
+    ({"WHIZI_WORKER_METRICS_PORT": "9808", "PROMETHEUS_MULTIPROC_DIR": ""},
+     "WHIZI_WORKER_METRICS_PORT needs PROMETHEUS_MULTIPROC_DIR"),
+], ids=["log-format", "short-token", "allowlist", "worker-port"])
+def test_a_bad_logging_or_metrics_setting_fails_loudly(env, error):
+    result = _run(env)
+    assert result.returncode != 0
+    assert error in result.stderr
+
+
 @pytest.mark.slow
 def test_production_settings_pass_check_deploy():
     env = {
