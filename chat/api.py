@@ -24,6 +24,7 @@ from accounts.ratelimit import rate_limited
 from chat.conversations import (
     conversation_delete,
     conversation_for_owner,
+    conversation_messages_page,
     conversation_rename,
     conversation_search,
     conversation_start,
@@ -32,8 +33,10 @@ from chat.errors import ChatInputError, ChatModelFailed, ChatNotAllowed, model_f
 from chat.exchange import Exchange, chat_exchange_open, chat_reply_async
 from chat.limits import MAX_MESSAGE_CHARS, MAX_RENAMED_TITLE_CHARS, MAX_SEARCH_CHARS, VOICE_MAX_TURN_CHARS
 from chat.model_choice import chat_model_choose
-from chat.models import Conversation, VoiceSession
+from chat.models import Conversation, Message, VoiceSession
 from chat.voice import voice_instructions, voice_session_end, voice_session_open, voice_turn_add
+from memory.api import MemoryMarkOut
+from memory.selectors import pass_marks_json
 from whizi.api import Timestamp, api_body, refusals
 from whizi.db import db_step
 from whizi.http import ApiError
@@ -42,6 +45,8 @@ router = Router()
 
 # Conversations a page of the list holds (`?page=2` for the next).
 API_PAGE_SIZE = 20
+# Messages a page of a conversation holds (`?before=<cursor>` for the ones before).
+API_MESSAGES_PAGE_SIZE = 50
 
 
 def _refusal(exc: Exception) -> ApiError:
@@ -117,6 +122,23 @@ class ConversationRenameIn(Schema):
     title: str = Field(description=f"One line, at most {MAX_RENAMED_TITLE_CHARS} characters once "
                                    "its spaces are collapsed.",
                        json_schema_extra={"maxLength": MAX_RENAMED_TITLE_CHARS})
+
+
+class MessageOut(Schema):
+    id: int
+    role: Literal["user", "assistant"]
+    content: str
+    model: str | None = Field(description="The chat model that wrote a reply; null for the user's messages.")
+    created_at: Timestamp
+    memory_mark: MemoryMarkOut | None = Field(
+        description="What the memory pass after this reply did, as the chat page's mark shows it; "
+                    "null for the user's messages. A pending mark changes: ask again for the newest page.")
+
+
+class MessagePageOut(Schema):
+    messages: list[MessageOut] = Field(description="Oldest first.")
+    before: int | None = Field(description="The cursor for the messages before these (send it as "
+                                           "`before`); null at the start of the conversation.")
 
 
 class MessageSendIn(Schema):
@@ -205,6 +227,23 @@ def conversation_remove(request: HttpRequest, conversation_id: int) -> Status:
 
 
 # ----------------------------------------------------------------------------- messages
+
+
+@router.get("/conversations/{int:conversation_id}/messages/",
+            response={200: MessagePageOut, **refusals(400, 404)},
+            url_name="messages", summary="Read a conversation's messages", tags=["messages"])
+def message_list(request: HttpRequest, conversation_id: int,
+                 before: int | None = Query(None, ge=1, description="The `before` cursor of a page "
+                                                                    "already shown.")) -> dict[str, object]:
+    """The conversation's newest 50 messages, oldest first, each reply with its memory mark;
+    scroll back with `before`."""
+    chat = conversation_for_owner(owner=owner_for_lookup(request), conversation_id=conversation_id)
+    messages, older = conversation_messages_page(conversation=chat, before=before,
+                                                 limit=API_MESSAGES_PAGE_SIZE)
+    marks = pass_marks_json(reply_ids=[m.pk for m in messages if m.role == Message.Role.ASSISTANT])
+    return {"messages": [{"id": m.pk, "role": m.role, "content": m.content, "model": m.model or None,
+                          "created_at": m.created_at, "memory_mark": marks.get(m.pk)} for m in messages],
+            "before": older}
 
 
 # Chat fails open: Redis being down must not take chat down with it.

@@ -1,7 +1,10 @@
 """Memory in the JSON API (docs/DESIGN.md §2.7, §4): the app reads and clears the saved
-list. Guests and accounts alike; no plan check."""
+list; a reply's memory mark has its schema here (MemoryMarkOut).
+Guests and accounts alike; no plan check."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 from django.http import HttpRequest, HttpResponse
 from ninja import Router, Schema
@@ -15,6 +18,14 @@ from whizi.api import refusals
 from whizi.http import json_error
 
 router = Router(tags=["memory"])
+
+
+class MemoryMarkOut(Schema):
+    """What the memory pass after a reply did, as the chat page's mark shows it: the shape
+    of memory.selectors.pass_marks_json. "pending" while the pass is queued or running,
+    "updated" when it changed the list, "none" when there was no pass or it changed nothing."""
+
+    state: Literal["pending", "updated", "none"]
 
 
 class MemoryLabels(Schema):

@@ -119,6 +119,7 @@ def test_every_documented_answer_is_given_and_matches_the_document(
     chat_url, messages_url = f"/api/conversations/{chat}/", f"/api/conversations/{chat}/messages/"
     script_a.reply("Noted.")
     check(_send(guest, "POST", messages_url, {"content": "Remember that I am vegetarian"}), 200)
+    check(_send(guest, "GET", messages_url), 200)
     check(_send(guest, "GET", "/api/conversations/"), 200)
     check(_send(guest, "GET", chat_url), 200)
     check(_send(guest, "PATCH", chat_url, {"title": "Dinner ideas"}), 200)
@@ -132,6 +133,7 @@ def test_every_documented_answer_is_given_and_matches_the_document(
     check(_send(guest, "GET", "/api/conversations/?page=0"), 400)
     check(_send(guest, "POST", "/api/conversations/", {"model": "openai/gpt-9"}), 400)
     check(_send(guest, "PATCH", chat_url, {"title": "  "}), 400)
+    check(_send(guest, "GET", messages_url + "?before=soon"), 400)
     check(_send(guest, "POST", messages_url, {}), 400)
     check(_send(guest, "POST", "/api/voice/sessions/", "[" * 100), 400)
     check(_send(guest, "POST", turn_url, {"role": "system", "text": "hi"}), 400)
@@ -146,7 +148,7 @@ def test_every_documented_answer_is_given_and_matches_the_document(
 
     # --- another owner's ids, and a session that has ended
     elsewhere = [("GET", chat_url, None), ("PATCH", chat_url, {"title": "Mine"}), ("DELETE", chat_url, None),
-                 ("POST", messages_url, {"content": "Hi"}),
+                 ("GET", messages_url, None), ("POST", messages_url, {"content": "Hi"}),
                  ("POST", turn_url, {"role": "user", "text": "Hi"}), ("POST", end_url, None)]
     for method, path, body in elsewhere:
         check(_send(intruder, method, path, body), 404)
