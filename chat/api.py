@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from asgiref.sync import iscoroutinefunction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema, Status
@@ -301,7 +301,7 @@ def voice_turn_append(request: HttpRequest, session_id: int, payload: VoiceTurnI
              response={202: None, **refusals(400, 403, 404, 413, 415, 429)},
              url_name="voice_end", summary="End a voice session", tags=["voice"])
 @decorate_view(rate_limited("voice", fail_open=True))
-def voice_session_finish(request: HttpRequest, session_id: int) -> HttpResponse | Status:
+def voice_session_finish(request: HttpRequest, session_id: int) -> Status:
     """End the session: its one memory pass is queued (ending again queues nothing)."""
     session = _voice_session_for_owner(owner_for_lookup(request), session_id)
     voice_session_end(session=session)

@@ -151,9 +151,7 @@ def _validation_refusal(request: HttpRequest, exc: ValidationError) -> HttpRespo
 
 
 def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
-    # Ninja's own refusals (a body it could not parse): said our way.
-    if isinstance(exc.__cause__, ApiError):
-        return exc.__cause__.response()
+    # Ninja's own refusal: a body it could not parse (a router without api_body).
     return json_error(exc.status_code, _("Invalid request"), _("The request body is not valid JSON."))
 
 
