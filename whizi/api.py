@@ -239,7 +239,7 @@ def api_view(view: Callable) -> Callable:
 
 
 def api_urls(api: NinjaAPI) -> tuple[list[URLPattern], str, str]:
-    """The API's urls for `path("api/", include(...))`, each view under api_view."""
+    """The API's urls for `path("api/", api_urls(api))`, each view under api_view."""
     patterns, app_name, namespace = api.urls
     # Ninja adds one pattern per operation; the first of a route serves all its methods.
     first: dict[str, URLPattern] = {}
