@@ -133,6 +133,19 @@ def conversation_search(*, owner: Owner | None, query: str = "", offset: int = 0
     return page[:limit], len(page) > limit
 
 
+def conversation_messages_page(*, conversation: Conversation, before: int | None = None,
+                               limit: int = 50) -> tuple[list[Message], int | None]:
+    """The conversation's newest `limit` messages older than message `before` (all when
+    None), oldest first, and the cursor for the page before them (None at the start).
+    A cursor, not a page number: messages sent meanwhile do not shift what comes next."""
+    rows = conversation.messages.order_by("-id")
+    if before is not None:
+        rows = rows.filter(id__lt=before)
+    page = list(rows[: limit + 1])
+    older = page[limit - 1].pk if len(page) > limit else None
+    return page[:limit][::-1], older
+
+
 @dataclass(frozen=True)
 class ConversationGroup:
     key: str  # today, yesterday, week, month, older

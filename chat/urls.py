@@ -1,6 +1,6 @@
 from django.urls import path
 
-from chat import api, views
+from chat import views
 
 app_name = "chat"
 
@@ -13,11 +13,4 @@ urlpatterns = [
     path("send/", views.send, name="send"),
     path("send/stream/", views.send_stream, name="send_stream"),
     path("projects/", views.project_new, name="project_new"),
-    path("api/conversations/", api.conversations, name="api_conversations"),
-    path("api/conversations/<int:conversation_id>/", api.conversation, name="api_conversation"),
-    path("api/conversations/<int:conversation_id>/messages/", api.messages, name="api_messages"),
-    path("api/voice/sessions/", api.voice_sessions, name="api_voice_sessions"),
-    path("api/voice/sessions/<int:session_id>/transcript/", api.voice_transcript,
-         name="api_voice_transcript"),
-    path("api/voice/sessions/<int:session_id>/end/", api.voice_end, name="api_voice_end"),
 ]

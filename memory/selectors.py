@@ -39,6 +39,13 @@ def pass_marks(*, reply_ids: Sequence[int]) -> dict[int, str]:
     return marks
 
 
+def pass_marks_json(*, reply_ids: Sequence[int]) -> dict[int, dict[str, object]]:
+    """Each reply's memory mark as the JSON API tells it (memory.api.MemoryMarkOut), one
+    query for them all: the page's mark, with "none" where the page shows nothing."""
+    marks = pass_marks(reply_ids=reply_ids)
+    return {reply_id: {"state": marks.get(reply_id, "none")} for reply_id in reply_ids}
+
+
 @lru_cache(maxsize=1)
 def memory_block_max_tokens() -> int:
     """The memory block's largest size in a chat request: the cap on the list plus its

@@ -7,5 +7,4 @@ app_name = "memory"
 urlpatterns = [
     path("settings/memory/", views.memory_panel, name="panel"),
     path("settings/memory/clear/", views.memory_clear_page, name="clear"),
-    path("api/memory/", views.memory_api, name="api"),
 ]

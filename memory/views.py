@@ -1,11 +1,11 @@
 """The memory block of the settings page (htmx partials, plain links and forms without
-JavaScript) and the memory JSON API the app uses. Guests and accounts alike; no plan check.
+JavaScript); the app's memory API is memory.api. Guests and accounts alike; no plan check.
 """
 
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
@@ -17,7 +17,6 @@ from accounts.owner import Owner, owner_for_read
 from accounts.ratelimit import rate_limited
 from memory import texts
 from memory.store import EMPTY, MemoryClearFailed, MemoryUnavailable, memory_clear, memory_read
-from whizi.http import api_view, json_error
 
 
 def memory_block_context(*, owner: Owner | None, expanded: bool) -> dict[str, object]:
@@ -81,36 +80,3 @@ def memory_clear_page(request: HttpRequest) -> HttpResponse:
     messages.success(request, texts.CLEARED_TITLE)
     messages.success(request, texts.CLEARED_MESSAGE)
     return redirect(_settings_url(expanded=False))
-
-
-@never_cache
-@api_view("GET", "DELETE")  # sets the csrftoken cookie: the app reads it here before it may DELETE
-@rate_limited({"GET": "memory_read", "DELETE": "memory_clear"}, fail_open=True)
-def memory_api(request: HttpRequest) -> JsonResponse:
-    """GET the saved facts, or DELETE them all. Titles and messages in the request's language."""
-    owner = owner_for_read(request)
-    if request.method == "DELETE":
-        try:
-            if owner is not None:  # a visitor with no guest has nothing to clear
-                memory_clear(owner=owner)
-        except MemoryClearFailed:
-            return json_error(503, texts.CLEAR_FAILED_TITLE, texts.CLEAR_FAILED)
-        return JsonResponse({"title": str(texts.CLEARED_TITLE), "message": str(texts.CLEARED_MESSAGE)})
-    try:
-        snapshot = memory_read(owner=owner) if owner is not None else EMPTY
-    except MemoryUnavailable:
-        return json_error(503, texts.READ_FAILED_TITLE, texts.READ_FAILED)
-    return JsonResponse(
-        {
-            "facts": list(snapshot.lines),
-            "count": snapshot.count,
-            "tokens": snapshot.tokens,
-            # Beyond the contract's three fields: the alert's wording in the user's language.
-            "title": str(texts.APP_ALERT_TITLE),
-            "labels": {
-                "settings_row": str(texts.APP_SETTINGS_ROW),
-                "close": str(texts.APP_CLOSE),
-                "forget": str(texts.APP_FORGET),
-            },
-        }
-    )

@@ -1,23 +1,17 @@
-"""The JSON API's one answer shape for a refusal, and the view plumbing around it.
+"""The JSON API's one answer shape for a refusal, and how a request body is read.
 
 Every refusal on /api/ is `{"error": {"title", "message", ...}}` with its status: a wrong
 method, a body that is not a JSON object, an id that is not yours, a rate limit, a
-failed model call, a missing page, a server error.
+failed model call, a missing page, a server error. The API object is whizi.api.
 """
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import json
-from collections.abc import Callable
-from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, RawPostDataException
+from django.http import HttpRequest, HttpResponse, JsonResponse, RawPostDataException
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import never_cache
-from django.views.decorators.csrf import ensure_csrf_cookie
 
 
 class ApiError(Exception):
@@ -67,43 +61,6 @@ def method_not_allowed(methods: tuple[str, ...]) -> JsonResponse:
 
 def not_found() -> JsonResponse:
     return json_error(404, _("Not found"), _("Nothing with that id belongs to you."))
-
-
-def api_view(*methods: str) -> Callable:
-    """JSON for every refusal of a sync or async view: wrong method, ApiError, Http404.
-    Sets the csrftoken cookie, which the app reads before its first unsafe request, and
-    `Cache-Control: no-store`: API answers carry conversation and memory content."""
-
-    def decorator(view: Callable[..., Any]) -> Callable[..., Any]:
-        if asyncio.iscoroutinefunction(view):
-
-            @functools.wraps(view)
-            async def async_wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-                if request.method not in methods:
-                    return method_not_allowed(methods)
-                try:
-                    return await view(request, *args, **kwargs)
-                except ApiError as exc:
-                    return exc.response()
-                except Http404:
-                    return not_found()
-
-            return never_cache(ensure_csrf_cookie(async_wrapper))
-
-        @functools.wraps(view)
-        def wrapper(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-            if request.method not in methods:
-                return method_not_allowed(methods)
-            try:
-                return view(request, *args, **kwargs)
-            except ApiError as exc:
-                return exc.response()
-            except Http404:
-                return not_found()
-
-        return never_cache(ensure_csrf_cookie(wrapper))
-
-    return decorator
 
 
 def _unsupported() -> ApiError:

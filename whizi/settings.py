@@ -75,6 +75,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials",
+    # The JSON API's schemas and OpenAPI document (whizi.api); its Swagger UI static files.
+    "ninja",
     "whizi.apps.WhiziConfig",
     "allauth",
     "allauth.account",

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 REPLY_OK = {"model": CHAT_A, "mode": "whole", "outcome": "ok"}
 STREAM_OK = {"model": CHAT_A, "mode": "stream", "outcome": "ok"}
-API_MESSAGE = {"route": "chat:api_messages", "method": "POST", "status": "200"}
+API_MESSAGE = {"route": "api:messages", "method": "POST", "status": "200"}
 # Every label a series may have; none names a person, a conversation or their words.
 LABELS = {"route", "method", "status", "model", "mode", "outcome", "use", "direction", "result", "reason",
           "trigger", "error", "check", "task", "state", "le"}

@@ -130,7 +130,7 @@ def test_one_chat_can_be_followed_from_the_web_log_into_the_worker_log(django_db
     web_text = web.log_path.read_text()
     web_lines, worker_lines = _json_lines(web_text), _json_lines(worker_text)  # every line is JSON
     chat_lines = [line for line in web_lines if line["request_id"] == "chat-0002-bbbb"]
-    assert any(line["logger"] == "whizi.request" and line["message"].startswith("POST chat:api_messages 200")
+    assert any(line["logger"] == "whizi.request" and line["message"].startswith("POST api:messages 200")
                for line in chat_lines), web_lines
     pass_lines = [line for line in worker_lines if line["pass_id"] == str(memory_pass.pk)]
     assert pass_lines and all(line["request_id"] == "chat-0002-bbbb" and line["task_id"] != "-"

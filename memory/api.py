@@ -1,0 +1,80 @@
+"""Memory in the JSON API (docs/DESIGN.md §2.7, §4): the app reads and clears the saved
+list; a reply's memory mark has its schema here (MemoryMarkOut).
+Guests and accounts alike; no plan check."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from django.http import HttpRequest, HttpResponse
+from ninja import Router, Schema
+from ninja.decorators import decorate_view
+
+from accounts.owner import owner_for_read
+from accounts.ratelimit import rate_limited
+from memory import texts
+from memory.store import EMPTY, MemoryClearFailed, MemoryUnavailable, memory_clear, memory_read
+from whizi.api import refusals
+from whizi.http import json_error
+
+router = Router(tags=["memory"])
+
+
+class MemoryMarkOut(Schema):
+    """What the memory pass after a reply did, as the chat page's mark shows it: the shape
+    of memory.selectors.pass_marks_json. "pending" while the pass is queued or running,
+    "updated" when it changed the list, "none" when there was no pass or it changed nothing."""
+
+    state: Literal["pending", "updated", "none"]
+
+
+class MemoryLabels(Schema):
+    settings_row: str
+    close: str
+    forget: str
+
+
+class MemoryOut(Schema):
+    facts: list[str]
+    count: int
+    tokens: int
+    title: str  # the app's alert, in the request's language (docs/STRINGS.md)
+    labels: MemoryLabels
+
+
+class MemoryClearedOut(Schema):
+    title: str
+    message: str
+
+
+@router.get("/memory/", response={200: MemoryOut, **refusals(429, 503)}, url_name="memory",
+            summary="Read what Whizi remembers")
+@decorate_view(rate_limited("memory_read", fail_open=True))
+def memory_get(request: HttpRequest) -> dict[str, object] | HttpResponse:
+    """The saved facts, with the alert's wording; 503 when memory cannot be read (nothing
+    was changed)."""
+    owner = owner_for_read(request)
+    try:
+        snapshot = memory_read(owner=owner) if owner is not None else EMPTY
+    except MemoryUnavailable:
+        return json_error(503, texts.READ_FAILED_TITLE, texts.READ_FAILED)
+    return {"facts": list(snapshot.lines), "count": snapshot.count, "tokens": snapshot.tokens,
+            "title": str(texts.APP_ALERT_TITLE),
+            "labels": {"settings_row": str(texts.APP_SETTINGS_ROW), "close": str(texts.APP_CLOSE),
+                       "forget": str(texts.APP_FORGET)}}
+
+
+# Fail open: a person must be able to clear their memory while Redis is down.
+@router.delete("/memory/", response={200: MemoryClearedOut, **refusals(403, 429, 503)}, url_name="memory",
+               summary="Forget everything")
+@decorate_view(rate_limited("memory_clear", fail_open=True))
+def memory_delete(request: HttpRequest) -> dict[str, str] | HttpResponse:
+    """Clear every saved fact, everywhere; 503 when the clear failed (the list is still
+    there, and clearing again works)."""
+    owner = owner_for_read(request)
+    try:
+        if owner is not None:  # a visitor with no guest has nothing to clear
+            memory_clear(owner=owner)
+    except MemoryClearFailed:
+        return json_error(503, texts.CLEAR_FAILED_TITLE, texts.CLEAR_FAILED)
+    return {"title": str(texts.CLEARED_TITLE), "message": str(texts.CLEARED_MESSAGE)}
