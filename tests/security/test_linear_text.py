@@ -13,8 +13,11 @@ each script). The cost of 16 repetitions is compared with 8, and of 6,000 charac
 from __future__ import annotations
 
 import dataclasses
+import io
 import re
+import tokenize
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -22,9 +25,11 @@ import pytest
 from memory import apply, dates, evaluation, grammar, lines, own_words, parse, prompts, safety
 from memory.prompts import Turn
 from offline import chat as offline_chat
+from offline import clauses as offline_clauses
 from offline import compact as offline_compact
-from offline import memory as offline_memory
+from offline import edits as offline_edits
 from offline import prompt as offline_prompt
+from offline import reading as offline_reading
 from offline import saved as offline_saved
 from offline import text as offline_text
 from offline.languages import base, en, ja, ko, ms, vi, zh
@@ -60,8 +65,8 @@ def _offline_chat(text: str) -> object:
     return offline_answer([memory, {"role": "user", "content": text}])
 
 
-OFFLINE_TABLES = (offline_memory, offline_saved, offline_text, offline_prompt, grammar,
-                  base, en, vi, zh, ja, ko, ms)
+OFFLINE_TABLES = (offline_reading, offline_clauses, offline_edits, offline_saved, offline_text,
+                  offline_prompt, grammar, base, en, vi, zh, ja, ko, ms)
 
 
 # (name, the modules whose patterns the inputs are made of, the entry point as the product calls it)
@@ -131,6 +136,27 @@ def test_the_work_grows_linearly_with_the_text(name, modules, entry):
     assert by_chars.ratio <= CHARS_RATIO_MAX, (
         f"{name}: 6,000 characters of {by_chars.family} cost {by_chars.ratio:.1f}x 1,500 "
         f"({by_chars.small * 1000:.1f} → {by_chars.large * 1000:.1f} ms): super-linear")
+
+
+ROOT = Path(__file__).resolve().parents[2]
+# Python 3.12 reads an f-string as tokens of its own.
+_STRING_TOKENS = {tokenize.STRING, getattr(tokenize, "FSTRING_START", tokenize.STRING)}
+
+
+def _writes_patterns(path: Path) -> bool:
+    """Does this source file spell a regular expression (a raw string, as patterns here are)?"""
+    tokens = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+    return any(token.string[:2].lower() in ('r"', "r'", "rf", "fr") for token in tokens
+               if token.type in _STRING_TOKENS)
+
+
+def test_every_module_that_writes_patterns_is_fed_to_an_entry_point():
+    # A new table module (a language, a split of the parser) is only safe once its own
+    # words are thrown at the entry point that reads them.
+    fed = {module.__file__ for _name, modules, _entry in ENTRY_POINTS for module in modules}
+    written = [path for app in ("memory", "offline") for path in sorted((ROOT / app).rglob("*.py"))
+               if "migrations" not in path.parts and _writes_patterns(path)]
+    assert [str(path.relative_to(ROOT)) for path in written if str(path) not in fed] == []
 
 
 def test_a_thirty_word_run_of_lead_words_is_read_at_once():
