@@ -22,7 +22,19 @@ from types import ModuleType
 
 import pytest
 
-from memory import apply, dates, evaluation, grammar, lines, own_words, parse, prompts, safety
+from memory import (
+    answer_patterns,
+    apply,
+    dates,
+    grammar,
+    lines,
+    own_words,
+    parse,
+    prompts,
+    safety,
+)
+from memory.evaluation import files as eval_files
+from memory.evaluation import scoring as eval_scoring
 from memory.prompts import Turn
 from offline import chat as offline_chat
 from offline import clauses as offline_clauses
@@ -55,6 +67,13 @@ def _parse(text: str) -> object:
         return None
 
 
+def _answer_file(text: str) -> object:
+    try:
+        return eval_files.answer_path(Path("answers"), text, eval_files.PASS_ANSWER)
+    except eval_files.ScenarioError:
+        return None
+
+
 def _offline_pass(text: str) -> object:
     turns = [Turn("user", text), Turn("assistant", text)]
     return offline_answer(prompts.pass_messages(existing=SAVED, turns=turns))
@@ -76,14 +95,15 @@ ENTRY_POINTS: list[tuple[str, tuple[ModuleType, ...], Callable[[str], object]]] 
     ("own words and pasted text", (own_words,), own_words.own_words),
     ("line check", (safety,), safety.blocked_reason),
     ("encoded payloads", (safety,), safety.decoded_payloads),
-    ("answer parser", (parse, lines), _parse),
+    ("answer parser", (parse, answer_patterns, lines), _parse),
     ("dates of a line", (dates,), dates.date_parts),
     ("provenance of a line", (apply, dates),
      lambda text: apply.provenance_refusal(text, trusted=text, untrusted=text)),
     ("what a pass may draw on", (apply, grammar, own_words, safety),
      lambda text: apply.Context.of([Turn("user", text), Turn("assistant", text)])),
-    ("a list's shape (memory_eval)", (evaluation, safety),
-     lambda text: evaluation.line_shape_problems([text])),
+    ("a list's shape (memory_eval)", (eval_scoring, safety),
+     lambda text: eval_scoring.line_shape_problems([text])),
+    ("a scenario's answer file (memory_eval)", (eval_files,), _answer_file),
     ("the pass prompt", (prompts, own_words),
      lambda text: prompts.pass_messages(existing=[text], turns=[Turn("user", text)])),
     ("offline model: a memory pass", OFFLINE_TABLES, _offline_pass),
