@@ -36,6 +36,14 @@ from memory import (
 from memory.evaluation import files as eval_files
 from memory.evaluation import scoring as eval_scoring
 from memory.prompts import Turn
+from memory.request_words import base as request_base
+from memory.request_words import en as request_en
+from memory.request_words import forgetting as request_forgetting
+from memory.request_words import ja as request_ja
+from memory.request_words import ko as request_ko
+from memory.request_words import ms as request_ms
+from memory.request_words import vi as request_vi
+from memory.request_words import zh as request_zh
 from offline import chat as offline_chat
 from offline import clauses as offline_clauses
 from offline import compact as offline_compact
@@ -84,14 +92,16 @@ def _offline_chat(text: str) -> object:
     return offline_answer([memory, {"role": "user", "content": text}])
 
 
+REQUEST_TABLES = (grammar, request_base, request_en, request_vi, request_ms, request_zh, request_ja,
+                  request_ko)
 OFFLINE_TABLES = (offline_reading, offline_clauses, offline_edits, offline_saved, offline_text,
                   offline_prompt, grammar, base, en, vi, zh, ja, ko, ms)
 
 
 # (name, the modules whose patterns the inputs are made of, the entry point as the product calls it)
 ENTRY_POINTS: list[tuple[str, tuple[ModuleType, ...], Callable[[str], object]]] = [
-    ("grammar: requests in a message", (grammar,), grammar.memory_requests_in),
-    ("grammar: words of forgetting", (grammar,), grammar.forget_asked),
+    ("grammar: requests in a message", REQUEST_TABLES, grammar.memory_requests_in),
+    ("grammar: words of forgetting", (grammar, request_forgetting), grammar.forget_asked),
     ("own words and pasted text", (own_words,), own_words.own_words),
     ("line check", (safety,), safety.blocked_reason),
     ("encoded payloads", (safety,), safety.decoded_payloads),
