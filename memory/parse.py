@@ -1,17 +1,7 @@
-"""Reading the memory model's answer (docs/DESIGN.md §7): what it edits, adds and removes.
-
-The answer names the changes: `[3] new text` edits saved line 3, `[+] text` adds a line,
-`[-3] reason` removes line 3, and `NO CHANGE` changes nothing. A saved line the answer
-does not mention is kept, so a model that forgets a line, answers only the new fact or
-answers in the wrong shape never deletes anything.
-
-Models drift from the format, so this also reads: bullets, numbers, quotes and bold
-around the tags, code fences, a table, JSON, a preamble or a notes section around the
-changes (ignored); and, when no line carries a tag, a whole list re-typed the old way
-(bullets, JSON, a table, plain lines): each of its lines keeps, edits or adds, and
-nothing is removed. What it never does is save a header, a change note, a placeholder
-("None", "(no other facts)") or a refusal: an answer with nothing usable is either a
-no-change or raises AnswerError.
+"""Reading the memory model's answer: the changes it names by id, read leniently, and the
+old whole-list shape, never saved blindly (docs/DESIGN.md §7, "Answered" and "Read
+leniently, saved strictly"). What it recognises is memory/answer_patterns.py; an answer
+with nothing usable is a no-change or raises AnswerError.
 """
 
 from __future__ import annotations
