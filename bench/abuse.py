@@ -49,8 +49,8 @@ from bench.stack import (  # noqa: E402
     free_port,
     redis_flush,
     stack_args_check,
+    stack_ready,
     uvicorn_start,
-    uvicorn_wait_ready,
     worker_start,
 )
 
@@ -181,8 +181,7 @@ def run(args: argparse.Namespace, logs: Path) -> Result:
         stack.add(worker_start(env=env, log=logs / "worker.log", cwd=args.code))
         web = stack.add(uvicorn_start(env=env, log=logs / "web.log", port=args.port, workers=2,
                                       cwd=args.code, options=["--no-access-log"]))
-        base_url = f"http://127.0.0.1:{args.port}"
-        uvicorn_wait_ready(web, base_url, timeout=90, watch=stack.processes)
+        base_url = stack_ready(stack, web=web, port=args.port)
         with psycopg.connect(database_url(args.database), autocommit=True) as conn:
             before = table_rows(conn)
             answers = anonymous_requests(base_url, args.requests)

@@ -32,10 +32,8 @@ import argparse
 import asyncio
 import json
 import os
-import signal
 import statistics
 import sys
-import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -51,6 +49,7 @@ from bench.stack import (  # noqa: E402
     ROOT,
     WORKER_POOLS,
     Stack,
+    bench_logs,
     database_drop,
     database_migrate,
     database_recreate,
@@ -59,9 +58,8 @@ from bench.stack import (  # noqa: E402
     process_start,
     redis_flush,
     stack_args_check,
+    stack_ready,
     uvicorn_start,
-    uvicorn_wait_ready,
-    wait_for_log,
     wait_until,
     worker_start,
 )
@@ -137,9 +135,7 @@ def stack_start(args: argparse.Namespace, logs: Path) -> tuple[Stack, str]:
         web = stack.add(uvicorn_start(env=dict(env, WHIZI_LOG_LEVEL="WARNING"), log=logs / "web.log",
                                       port=args.port, workers=args.web_workers, cwd=args.code,
                                       options=["--no-access-log", "--log-level", "warning"]))
-        base_url = f"http://127.0.0.1:{args.port}"
-        uvicorn_wait_ready(web, base_url, timeout=90, watch=stack.processes)
-        wait_for_log(worker, "ready.", timeout=90, watch=stack.processes)
+        base_url = stack_ready(stack, web=web, worker=worker, port=args.port)
     except BaseException:
         stack.stop()
         raise
@@ -319,12 +315,7 @@ def main() -> None:
     args = parser.parse_args()
     stack_args_check(parser, args)
 
-    def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt  # unwinds through the finally blocks that stop the stack
-
-    signal.signal(signal.SIGTERM, stop)
-    logs = args.logs or Path(tempfile.mkdtemp(prefix="whizi-fair-queue-"))
-    logs.mkdir(parents=True, exist_ok=True)
+    logs = bench_logs(args.logs, prefix="whizi-fair-queue-")
     print(f"server logs: {logs}; load average {os.getloadavg()[0]:.1f}")
     result = run(args, logs)
     print_result(result)

@@ -49,9 +49,7 @@ bench/load_report.py (summaries and JSON), bench/stack.py (the processes).
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -66,7 +64,7 @@ from bench.load_report import (  # noqa: E402
     report_failed,
     reports_write_json,
 )
-from bench.stack import database_drop, redis_flush, stack_args_check  # noqa: E402
+from bench.stack import bench_logs, database_drop, redis_flush, stack_args_check  # noqa: E402
 
 
 def main() -> None:
@@ -104,12 +102,7 @@ def main() -> None:
     if not modes or any(m not in ("on", "off") for m in modes):
         parser.error("--modes takes on, off or on,off")
 
-    def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt  # unwinds through the finally blocks that stop the stack
-
-    signal.signal(signal.SIGTERM, stop)
-    logs = args.logs or Path(tempfile.mkdtemp(prefix="whizi-bench-"))
-    logs.mkdir(parents=True, exist_ok=True)
+    logs = bench_logs(args.logs, prefix="whizi-bench-")
     print(f"machine: {machine()}")
     print(f"server logs: {logs}")
     runs: dict[str, list[RunReport]] = {mode: [] for mode in modes}

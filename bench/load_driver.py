@@ -35,9 +35,8 @@ from bench.stack import (
     memory_read_skips_scraped,
     metrics_env,
     redis_flush,
+    stack_ready,
     uvicorn_start,
-    uvicorn_wait_ready,
-    wait_for_log,
     worker_start,
 )
 
@@ -213,9 +212,7 @@ def load_stack_start(args: argparse.Namespace, *, memory: bool, logs: Path, suff
             # connection fails in transit, which is the client's race, not the server's.
             "--timeout-keep-alive", "75",
         ]))
-        base_url = f"http://127.0.0.1:{args.port}"
-        uvicorn_wait_ready(web, base_url, timeout=90, watch=stack.processes)
-        wait_for_log(worker, "ready.", timeout=90, watch=stack.processes)
+        base_url = stack_ready(stack, web=web, worker=worker, port=args.port)
     except BaseException:
         stack.stop()
         raise

@@ -21,6 +21,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections import defaultdict
@@ -205,6 +206,28 @@ def uvicorn_wait_ready(web: Process, base_url: str, *, timeout: float, watch: It
     except StackError:
         web.stop()
         raise
+
+
+def stack_ready(stack: Stack, *, web: Process, port: int, worker: Process | None = None) -> str:
+    """The base URL, once uvicorn answers and the worker has logged "ready." (at INFO)."""
+    base_url = f"http://127.0.0.1:{port}"
+    uvicorn_wait_ready(web, base_url, timeout=90, watch=stack.processes)
+    if worker is not None:
+        wait_for_log(worker, "ready.", timeout=90, watch=stack.processes)
+    return base_url
+
+
+def bench_logs(logs: Path | None, *, prefix: str) -> Path:
+    """The servers' logs folder (a new temporary one unless given). From here a SIGTERM
+    unwinds through the finally blocks that stop the stack, as Ctrl-C does."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    logs = logs or Path(tempfile.mkdtemp(prefix=prefix))
+    logs.mkdir(parents=True, exist_ok=True)
+    return logs
 
 
 def wait_for_log(process: Process, marker: str, *, timeout: float, watch: Iterable[Process] = ()) -> None:

@@ -1,17 +1,7 @@
-"""Reading the memory model's answer (docs/DESIGN.md §7): what it edits, adds and removes.
-
-The answer names the changes: `[3] new text` edits saved line 3, `[+] text` adds a line,
-`[-3] reason` removes line 3, and `NO CHANGE` changes nothing. A saved line the answer
-does not mention is kept, so a model that forgets a line, answers only the new fact or
-answers in the wrong shape never deletes anything.
-
-Models drift from the format, so this also reads: bullets, numbers, quotes and bold
-around the tags, code fences, a table, JSON, a preamble or a notes section around the
-changes (ignored); and, when no line carries a tag, a whole list re-typed the old way
-(bullets, JSON, a table, plain lines): each of its lines keeps, edits or adds, and
-nothing is removed. What it never does is save a header, a change note, a placeholder
-("None", "(no other facts)") or a refusal: an answer with nothing usable is either a
-no-change or raises AnswerError.
+"""Reading the memory model's answer: the changes it names by id, read leniently, and the
+old whole-list shape, never saved blindly (docs/DESIGN.md §7, "Answered" and "Read
+leniently, saved strictly"). What it recognises is memory/answer_patterns.py; an answer
+with nothing usable is a no-change or raises AnswerError.
 """
 
 from __future__ import annotations
@@ -22,6 +12,41 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from memory.answer_patterns import (
+    ANNOTATION,
+    ANSWER_TITLE,
+    ARROW,
+    BOLD_LINE,
+    EXPLANATION_HEADER,
+    EXPLANATION_LINE,
+    FACT_COLUMN,
+    FENCE,
+    GONE_CELL,
+    GONE_HEADER,
+    HEADING,
+    JSON_ADD_KEYS,
+    JSON_EDIT_KEYS,
+    JSON_LIST_KEYS,
+    JSON_REMOVE_KEYS,
+    JSON_START,
+    JSON_TEXT_KEYS,
+    KEEP_WORDS,
+    MARK,
+    MARKED,
+    NO_CHANGE_PROSE,
+    NO_CHANGE_WORDS,
+    NOTE_LINE,
+    PAIR_COLUMN,
+    PLACEHOLDER,
+    PROSE,
+    QUOTES,
+    REFUSAL,
+    SUMMARY_HEADER,
+    TAG,
+    THINK_CLOSE,
+    THINKING,
+    WRAPS,
+)
 from memory.lines import line_key, normalise_line
 from memory.prompts import COMPACTION_REASONS, NO_CHANGE, REMOVAL_REASONS
 from whizi.text import storable_text
@@ -31,117 +56,6 @@ from whizi.text import storable_text
 MAX_LINE_CHARS = 500
 
 _REASONS = REMOVAL_REASONS + COMPACTION_REASONS
-
-# Reasoning a model shows before its answer; an unclosed block runs to the end, and a
-# close with no open (the provider cut the opening tag) hides what came before it.
-_THINKING = re.compile(r"<(think|thinking|reasoning)>.*?(?:</\1>|\Z)", re.IGNORECASE | re.DOTALL)
-_THINK_CLOSE = re.compile(r"\A.*</(?:think|thinking|reasoning)>", re.IGNORECASE | re.DOTALL)
-_FENCE = re.compile(r"^[ \t]*(`{3,}+|~{3,}+)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)", re.DOTALL | re.MULTILINE)
-# Bullets, numbers, checkboxes, quote marks and bold a model puts before a line.
-_MARK = re.compile(
-    r"^\s*(?:(?:[-*•·‣▪●◦–—+]|\d{1,3}[.)]|\(\d{1,3}\)|\[[ xX]?\])\s+|>\s*|\*\*|__(?=\S))+")
-_MARKED = re.compile(r"^\s*(?:[-*•·‣▪●◦–—+]|\d{1,3}[.)]|\(\d{1,3}\))\s+\S")
-_QUOTES = "\"'“”‘’„「」『』«»`"
-_WRAPS = ("**", "__", "*", "_", "`")
-_TAG = re.compile(
-    r"^[*_`]*\[\s*(?:(?P<add>\+|new|add(?:ed)?)|(?P<minus>[-−–—])\s*(?P<removed>\d{1,4})"
-    r"|(?:#|L|id\s*|line\s*)?(?P<edited>\d{1,4}))\s*\][*_`]*\s*[:.\-–—=]?\s*(?P<rest>.*)$",
-    re.IGNORECASE,
-)
-# "NO CHANGE" (also after a note: "NO CHANGE — nothing durable"), and the words a model
-# uses for it alone on a line ("EMPTY" was the old answer for "nothing": never a wipe).
-_NO_CHANGE = re.compile(
-    rf"^\W*(?:{NO_CHANGE}|no[\s_-]*changes?)\b"
-    r"|^\W*(?:nochange|unchanged|empty|no changes? (?:needed|required|necessary)|変更(?:なし|はありません)|"
-    r"변경\s*(?:사항\s*)?없음|không (?:có )?thay đổi(?: gì)?|(?:无|没有|沒有)(?:变化|更改|變更|改变)|"
-    r"(?:tiada|tidak ada) perubahan)\W*$", re.IGNORECASE)
-# What a model writes where a line would be, meaning "nothing here".
-_PLACEHOLDER = re.compile(
-    r"^\W*(?:none|n/?a|nil|null|nothing|không có(?: gì)?(?: mới)?|không|无|沒有|没有|なし|特になし|"
-    r"없음|없습니다|tiada|tidak ada|ninguno|aucun|keine|以上(?:です)?|이상입니다|이상이에요|就这些)\W*$"
-    r"|^\W*(?:none|n/?a|nil|nothing)(?:\s*[-–—:;,(]|\s+(?:needed|required|found|here|new|else|"
-    r"to (?:add|report|change|update)|at this time)\b)"
-    r"|^\W*(?:nothing|no)\s+(?:other\s+|new\s+|more\s+|further\s+|additional\s+)*(?:durable\s+)?"
-    r"(?:facts?|changes?|updates?|information|details|lines?|to\s+(?:add|remember|change|update))\b"
-    r"|^\W*no other\b|^[\W_]*$|^\(.*\)$|^\[.*\]$|^~~.*~~$",
-    re.IGNORECASE,
-)
-# An edit whose text only says "keep it": the saved line stays.
-_KEEP_WORDS = re.compile(r"^\W*(?:unchanged|keep|kept|same|no change|as is|as before|no edit)\W*$", re.I)
-# "(unchanged)", "(new)", "(was: …)", "— the user moved" after a line: notes about it,
-# not part of it; and ~~struck-out~~ text, which the model meant as gone.
-_ANNOTATION = re.compile(
-    r"\s*[(\[](?:unchanged|kept|keep|no change|edited|updated|new|added|modified|same|"
-    r"(?:was|previously|formerly|before|old|the user|user|per (?:the )?user|because|since|"
-    r"as requested|requested|from (?:the )?(?:conversation|chat))\b[^)\]]*)[)\]]\s*$"
-    r"|\s+(?:[-–—]+|//)\s*(?:unchanged|kept|new|added|edited|updated|the user|user|because|since|"
-    r"as requested|per (?:the )?user|was|previously)\b.*$"
-    r"|~~[^~]+~~",
-    re.IGNORECASE,
-)
-_ARROW = re.compile(r"\s+(?:→|->|=>|⇒)\s+")
-_REFUSAL = re.compile(
-    r"\b(?:i['’]?m sorry|i am sorry|sorry,? but|i apologi[sz]e|as an ai\b|as a language model"
-    r"|i (?:can(?:no|['’])?t|cannot|won['’]t|will not|am unable to|['’]m unable to|am not able to|"
-    r"['’]m not able to)\s+(?:\w+\s+){0,3}?(?:store|save|remember|keep|retain|record|"
-    r"collect|process|help|assist|comply|provide|do that)\b"
-    r"|i (?:do not|don['’]t) (?:store|save|retain|record|collect))"
-    r"|抱歉|对不起|對不起|无法(?:存储|保存|记住|记录|处理|帮助|提供)|無法(?:儲存|保存|記住)"
-    r"|申し訳|(?:保存|記憶|記録|お手伝い)(?:すること)?(?:は|が)?できません"
-    r"|죄송|(?:저장|기억|기록|도와\s*드릴)\S*\s*수\s*없"
-    r"|\bmaaf\b|tidak (?:dapat|boleh) (?:menyimpan|mengingat|membantu)"
-    r"|xin lỗi|không thể (?:lưu|ghi nhớ|nhớ|giúp|cung cấp|xử lý)"
-    r"|lo siento|no puedo (?:almacenar|guardar|recordar|ayudar)|\bdésolée?\b|je ne peux pas"
-    r"|tut mir leid|ich kann (?:keine|nicht)|desculpe|não posso",
-    re.IGNORECASE,
-)
-# A line about the changes rather than a fact: "Updated line 2 because the user moved".
-_NOTE_LINE = re.compile(
-    r"^\W*(?:updated|added|removed|edited|deleted|replaced|changed line|no need)\b"
-    r"|^\W*(?:kept|merged|dropped|corrected|modified)\s+(?:line|the|a|an|this|that|it|fact|entry|"
-    r"item|[\[\"'“‘]|\d)"
-    r"|\b(?:because|since|as) the user\b|\bthe user (?:said|mentioned|stated|asked|told|explained|"
-    r"indicated|shared|noted|requested|wants me|only|just|did|didn['’]t)\b"
-    r"|^\W*(?:everything|all|the rest) else\b|^\W*kept (?:everything|all|the rest|other)\b"
-    r"|\bline \d+\b|\[\s*[-+]?\d*\s*\]|\b(?:this|the|that) (?:conversation|chat|exchange)\b"
-    r"|\bdurable\b|\bworth (?:saving|keeping|remembering|storing)\b|\bsaved (?:list|memory)\b"
-    r"|</?think|```|~~~",
-    re.IGNORECASE,
-)
-# How chatty prose starts: a preamble, an aside, a closing line.
-_PROSE = re.compile(
-    r"^\W*(?:here(?:['’]s| is| are)|(?:sure|okay|ok|certainly|of course|absolutely|great|got it|"
-    r"understood|alright|done)\s*[!,.:]|based on|according to|after (?:review|read|look)|looking at|"
-    r"reviewing|i\b|i['’]|we\b|let me|let['’]s|the (?:following|updated|changes?|list|memory|new|"
-    r"saved|answer)\b|this (?:is|conversation|chat)\b|these are\b|there (?:is|are|was|were)\b|"
-    r"it (?:seems|looks|appears)|as (?:requested|an ai)|(?:below|above)[\s:,]|note\b|hope\b|"
-    r"let me know|feel free|thanks?\b)",
-    re.IGNORECASE,
-)
-# Section headers whose lines talk about the answer rather than being it.
-_EXPLANATION = (
-    r"notes?|explanations?|reasoning|reasons?|rationale|why|justifications?|comments?|commentary|"
-    r"analysis|thoughts?|observations?|context|remarks?|ghi chú|giải thích|lý do|说明|說明|解释|"
-    r"解釋|备注|理由|注意|メモ|備考|설명|참고|이유|nota|notas|catatan|penjelasan|sebab"
-)
-_CHANGE_SUMMARY = r"changes?(?:\s+made)?|summary(?:\s+of\s+changes)?|what changed|change log|changelog"
-_GONE = r"removed|deleted|forgotten|dropped|removals?|deletions?"
-_EXPLANATION_HEADER = re.compile(rf"^\W*(?:{_EXPLANATION})\b", re.IGNORECASE)
-# "Reason: the user moved", "Ghi chú: …": an explanation given on one line.
-_EXPLANATION_LINE = re.compile(rf"^\W*(?:{_EXPLANATION})\s*[:：]", re.IGNORECASE)
-_SUMMARY_HEADER = re.compile(rf"^\W*(?:{_CHANGE_SUMMARY})\W*$", re.IGNORECASE)
-_GONE_HEADER = re.compile(rf"^\W*(?:lines?\s+)?(?:{_GONE})\b", re.IGNORECASE)
-_ANSWER_TITLE = re.compile(
-    r"^\W*(?:updated |final |new |saved )?(?:memory|list|answer|changes?|facts|output|result)\W*$", re.I)
-# Where JSON starts: "[" before a string, an object, a list or the end of the line, or
-# "{" before a key (never a tag "[2]" or a checkbox "[ ]").
-_JSON_START = re.compile(r"^[ \t]*(?:\[\s*(?:[\"'{\[]|\]\s*$|$)|\{\s*(?:[\"'}]|$))", re.MULTILINE)
-_JSON_LIST_KEYS = ("memory", "updated_memory", "facts", "memories", "lines", "list", "items",
-                   "updated_list", "memory_list", "saved_memory", "changes", "answer")
-_JSON_TEXT_KEYS = ("fact", "text", "line", "content", "value", "memory", "new_text", "new")
-_JSON_ADD_KEYS = ("add", "adds", "added", "new", "additions", "new_facts")
-_JSON_EDIT_KEYS = ("edit", "edits", "edited", "update", "updates", "updated")
-_JSON_REMOVE_KEYS = ("remove", "removals", "removed", "delete", "deleted", "deletions")
 
 
 class AnswerError(Exception):
@@ -173,11 +87,11 @@ class Answer:
 def _unwrap(text: str) -> str:
     """Without the quotes, bold, italics or backticks wrapped around the whole text."""
     while len(text) >= 2:
-        wrap = next((w for w in _WRAPS if len(text) > 2 * len(w) and text.startswith(w)
+        wrap = next((w for w in WRAPS if len(text) > 2 * len(w) and text.startswith(w)
                      and text.endswith(w)), None)
         if wrap is not None:
             text = text[len(wrap):-len(wrap)].strip()
-        elif text[0] in _QUOTES and text[-1] in _QUOTES:
+        elif text[0] in QUOTES and text[-1] in QUOTES:
             text = text[1:-1].strip()
         else:
             break
@@ -186,7 +100,7 @@ def _unwrap(text: str) -> str:
 
 def _bare(raw: str) -> str:
     """A line of the answer without its list marks and wrapping."""
-    return _unwrap(_MARK.sub("", storable_text(raw, single_line=True)).strip())
+    return _unwrap(MARK.sub("", storable_text(raw, single_line=True)).strip())
 
 
 def clean_line(line: str) -> str:
@@ -196,7 +110,7 @@ def clean_line(line: str) -> str:
     for _ in range(8):  # marks, quotes and notes can nest: "- "Sam" (unchanged)"
         previous = text
         text = normalise_line(_bare(text)).replace("**", "")
-        text = normalise_line(_unwrap(_ANNOTATION.sub("", text).strip()))
+        text = normalise_line(_unwrap(ANNOTATION.sub("", text).strip()))
         if text == previous:
             break
     return text
@@ -205,26 +119,26 @@ def clean_line(line: str) -> str:
 def _is_junk(text: str) -> bool:
     """Never a saved line: empty, too long, a placeholder, a no-change word, a refusal,
     a header or a note about the changes."""
-    return (not text or len(text) > MAX_LINE_CHARS or bool(_PLACEHOLDER.search(text))
-            or bool(_NO_CHANGE.match(text)) or bool(_REFUSAL.search(text))
-            or text.rstrip().endswith((":", "：")) or bool(_NOTE_LINE.search(text))
-            or bool(_NO_CHANGE_PROSE.search(text)) or bool(_EXPLANATION_LINE.match(text)))
+    return (not text or len(text) > MAX_LINE_CHARS or bool(PLACEHOLDER.search(text))
+            or bool(NO_CHANGE_WORDS.match(text)) or bool(REFUSAL.search(text))
+            or text.rstrip().endswith((":", "：")) or bool(NOTE_LINE.search(text))
+            or bool(NO_CHANGE_PROSE.search(text)) or bool(EXPLANATION_LINE.match(text)))
 
 
 def _is_prose(text: str) -> bool:
-    return bool(_PROSE.match(text)) or text.rstrip().endswith(("?", "？")) or _is_junk(text)
+    return bool(PROSE.match(text)) or text.rstrip().endswith(("?", "？")) or _is_junk(text)
 
 
 def _header(raw: str) -> str | None:
     """The title of a header line ("About the user:", "## Notes", "**Changes made**")."""
     text = storable_text(raw, single_line=True).strip()
-    if re.match(r"#{1,6}\s", text):
+    if HEADING.match(text):
         return text.strip("# ").strip("*_: ")
-    if re.fullmatch(r"(\*\*|__)[^*_]{1,60}\1:?", text):  # a bold line: a header only if it names a section
+    if BOLD_LINE.fullmatch(text):  # a bold line: a header only if it names a section
         title = text.strip("*_: ")
-        return title if _notes_title(title) or _ANSWER_TITLE.match(title) else None
-    text = _unwrap(_MARK.sub("", text).strip()).replace("**", "")
-    if len(text) <= 60 and text.endswith((":", "：")) and not _TAG.match(text):
+        return title if _notes_title(title) or ANSWER_TITLE.match(title) else None
+    text = _unwrap(MARK.sub("", text).strip()).replace("**", "")
+    if len(text) <= 60 and text.endswith((":", "：")) and not TAG.match(text):
         return text.rstrip(":：").strip()
     return None
 
@@ -239,7 +153,7 @@ def parse_answer(text: str | None, *, truncated: bool = False) -> Answer:
     """
     if text is None or not text.strip():
         raise AnswerError("empty_answer")
-    body = _THINK_CLOSE.sub("", _THINKING.sub("", text)).strip()
+    body = THINK_CLOSE.sub("", THINKING.sub("", text)).strip()
     if not body:
         raise AnswerError("empty_answer")
     lines = _body_lines(body)
@@ -251,7 +165,7 @@ def parse_answer(text: str | None, *, truncated: bool = False) -> Answer:
     json_answer = _json_answer(body, lines)
     if json_answer is not None:
         return json_answer
-    fenced = bool(_FENCE.search(body))
+    fenced = bool(FENCE.search(body))
     items, ignored = _deduped(_table_items(lines) or _list_items(lines) or _plain_items(lines, fenced=fenced))
     if items:
         return Answer(retyped=items, ignored=ignored)
@@ -260,41 +174,32 @@ def parse_answer(text: str | None, *, truncated: bool = False) -> Answer:
 
 def _body_lines(body: str) -> list[str]:
     """The lines to read: inside the code fences when the changes are there."""
-    fences = [match.group(2) for match in _FENCE.finditer(body)]
+    fences = [match.group(2) for match in FENCE.finditer(body)]
     if fences:
         inside = "\n".join(fences).splitlines()
-        outside = _FENCE.sub("\n", body).splitlines()
+        outside = FENCE.sub("\n", body).splitlines()
         if _has_tags(inside) or not _has_tags(outside):
             return inside
     return body.splitlines()
 
 
 def _has_tags(lines: list[str]) -> bool:
-    return any(_TAG.match(_bare(line)) for line in lines)
+    return any(TAG.match(_bare(line)) for line in lines)
 
 
 def _nothing_usable(lines: list[str]) -> Answer:
     """An answer with no change and no list: a no-change in other words, a refusal, or
     nothing that can be read."""
     bare = [_bare(line) for line in lines if line.strip() and _header(line) is None]
-    if any(_NO_CHANGE.match(line) for line in bare):
+    if any(NO_CHANGE_WORDS.match(line) for line in bare):
         return Answer(no_change=True, ignored=len(bare))
-    if any(_REFUSAL.search(line) for line in bare):
+    if any(REFUSAL.search(line) for line in bare):
         raise AnswerError("refused")
-    if bare and all(_PLACEHOLDER.search(line) or _NO_CHANGE_PROSE.search(line) for line in bare):
+    if bare and all(PLACEHOLDER.search(line) or NO_CHANGE_PROSE.search(line) for line in bare):
         return Answer(no_change=True, ignored=len(bare))
     if not bare:
         raise AnswerError("empty_answer")
     raise AnswerError("unparseable")
-
-
-# "There's nothing new to remember", "the list stays the same".
-_NO_CHANGE_PROSE = re.compile(
-    r"\bno (?:\w+ )?(?:changes?|updates?)\b|\bnothing (?:\w+ )?(?:new|to (?:add|change|update|remember|"
-    r"save|store))\b|\bno new (?:\w+ )?(?:facts?|information|details)\b|\bunchanged\b"
-    r"|\b(?:stays?|remains?) (?:the same|as it is)\b|\bno durable\b",
-    re.IGNORECASE,
-)
 
 
 # ---------------------------------------------------------------- the id format
@@ -315,10 +220,10 @@ def _tagged(lines: list[str]) -> Answer | None:
             continue
         title = _header(raw)
         if title is not None:
-            in_notes = bool(_EXPLANATION_HEADER.match(title) or (tagged and _SUMMARY_HEADER.match(title)))
+            in_notes = bool(EXPLANATION_HEADER.match(title) or (tagged and SUMMARY_HEADER.match(title)))
             answer.ignored += 1
             continue
-        match = _TAG.match(_bare(raw))
+        match = TAG.match(_bare(raw))
         if match is None or in_notes:
             answer.ignored += 1  # prose, a preamble, a note: never saved
             continue
@@ -342,7 +247,7 @@ def _tag_read(answer: Answer, match: re.Match[str]) -> bool:
             answer.removals[index] = _reason(rest)
         return True
     text = _change_text(rest)
-    if _is_junk(text) or _KEEP_WORDS.match(text):
+    if _is_junk(text) or KEEP_WORDS.match(text):
         return False
     known = {line_key(line) for line in (*answer.edits.values(), *answer.adds)}
     if match.group("add") or int(match.group("edited")) in answer.edits:
@@ -358,7 +263,7 @@ def _tag_read(answer: Answer, match: re.Match[str]) -> bool:
 def _change_text(rest: str) -> str:
     """The text of an edit or addition; "old → new" gives the new text."""
     text = clean_line(rest)
-    parts = _ARROW.split(text)
+    parts = ARROW.split(text)
     if len(parts) == 2 and parts[0].split()[:1] and parts[1].split()[:1] \
             and parts[0].split()[0].casefold() == parts[1].split()[0].casefold():
         text = clean_line(parts[1])
@@ -387,7 +292,7 @@ def _json_answer(body: str, lines: list[str]) -> Answer | None:
     if data is None:
         return None
     if isinstance(data, dict) and (data.get("no_change") is True or any(
-            isinstance(value, str) and _NO_CHANGE.match(value) for value in data.values())):
+            isinstance(value, str) and NO_CHANGE_WORDS.match(value) for value in data.values())):
         return Answer(no_change=True)
     changes = _json_changes(data)
     if changes is not None:
@@ -404,7 +309,7 @@ def _json_answer(body: str, lines: list[str]) -> Answer | None:
 def _json_load(text: str) -> Any:
     """JSON from the first "[" or "{" at the start of a line: as it is, with trailing
     commas or Python quotes, or cut short (the values that were complete)."""
-    start = _JSON_START.search(text)
+    start = JSON_START.search(text)
     if start is None:
         return None
     text = text[start.start():].strip()
@@ -453,18 +358,18 @@ def _json_completed(text: str) -> Any:
 def _json_changes(data: Any) -> list[str] | None:
     """The changes of a JSON answer in the id format, as tagged lines; None when it is
     not in that format."""
-    if isinstance(data, list) and any(isinstance(item, str) and _TAG.match(_bare(item)) for item in data):
+    if isinstance(data, list) and any(isinstance(item, str) and TAG.match(_bare(item)) for item in data):
         return [item for item in data if isinstance(item, str)]
     if isinstance(data, dict):
         for key in ("changes", "answer"):
             if isinstance(data.get(key), list) and data[key]:
                 return _json_changes(data[key])
-        if not any(key in data for key in (*_JSON_ADD_KEYS, *_JSON_EDIT_KEYS, *_JSON_REMOVE_KEYS)):
+        if not any(key in data for key in (*JSON_ADD_KEYS, *JSON_EDIT_KEYS, *JSON_REMOVE_KEYS)):
             return None
-        lines = [f"[+] {text}" for key in _JSON_ADD_KEYS for text in _strings(data.get(key))]
-        lines += [f"[{index}] {text}" for key in _JSON_EDIT_KEYS
+        lines = [f"[+] {text}" for key in JSON_ADD_KEYS for text in _strings(data.get(key))]
+        lines += [f"[{index}] {text}" for key in JSON_EDIT_KEYS
                   for index, text in _numbered(data.get(key))]
-        lines += [f"[-{index}] {reason}" for key in _JSON_REMOVE_KEYS
+        lines += [f"[-{index}] {reason}" for key in JSON_REMOVE_KEYS
                   for index, reason in _numbered(data.get(key), bare_ids=True)]
         return lines
     if isinstance(data, list) and any(isinstance(item, dict) and _json_action(item) for item in data):
@@ -490,7 +395,7 @@ def _json_action(item: dict[str, Any]) -> str:
 
 
 def _json_text(item: dict[str, Any]) -> str | None:
-    return next((item[key] for key in _JSON_TEXT_KEYS if isinstance(item.get(key), str)), None)
+    return next((item[key] for key in JSON_TEXT_KEYS if isinstance(item.get(key), str)), None)
 
 
 def _strings(value: Any) -> list[str]:
@@ -520,7 +425,7 @@ def _json_items(data: Any) -> list[str] | None:
     """The lines of a list given in JSON ([…], [{"fact": …}], {"updated_memory": […]});
     None when it holds no list of lines."""
     if isinstance(data, dict):
-        data = next((data[key] for key in _JSON_LIST_KEYS if isinstance(data.get(key), list)), None)
+        data = next((data[key] for key in JSON_LIST_KEYS if isinstance(data.get(key), list)), None)
     if not isinstance(data, list):
         return None
     items = []
@@ -548,8 +453,8 @@ def _deduped(items: list[str]) -> tuple[list[str], int]:
 
 def _notes_title(title: str) -> bool:
     """A section of a re-typed list that is not the list: notes, the changes, what went."""
-    return bool(_EXPLANATION_HEADER.match(title) or _SUMMARY_HEADER.match(title)
-                or _GONE_HEADER.match(title))
+    return bool(EXPLANATION_HEADER.match(title) or SUMMARY_HEADER.match(title)
+                or GONE_HEADER.match(title))
 
 
 def _table_items(lines: list[str]) -> list[str]:
@@ -561,12 +466,11 @@ def _table_items(lines: list[str]) -> list[str]:
     if len(rows) < 2:
         return []
     head = [_unwrap(cell).casefold() for cell in rows[0]]
-    column = next((i for i, name in enumerate(head) if re.match(r"(?:fact|memory|line|text)", name)), None)
-    pair = column is None and len(head) == 2 and re.match(
-        r"(?:category|type|field|key|topic|attribute|aspect)", head[0])
+    column = next((i for i, name in enumerate(head) if FACT_COLUMN.match(name)), None)
+    pair = column is None and len(head) == 2 and PAIR_COLUMN.match(head[0])
     items = []
     for row in rows[1:]:
-        if any(re.fullmatch(rf"\W*(?:{_GONE})\W*", cell, re.IGNORECASE) for cell in row):
+        if any(GONE_CELL.fullmatch(cell) for cell in row):
             continue  # a row the table marks as removed
         if pair and len(row) == 2 and all(row):
             items.append(f"{_unwrap(row[0])}: {_unwrap(row[1])}")
@@ -594,9 +498,9 @@ def _list_items(lines: list[str]) -> list[str]:
         if title is not None:
             in_notes = _notes_title(title)
             continuing = False
-        elif _MARKED.match(raw):
+        elif MARKED.match(raw):
             if not in_notes:
-                items.append(_MARK.sub("", raw).strip())
+                items.append(MARK.sub("", raw).strip())
             continuing = not in_notes
         elif continuing and raw[:1].isspace():
             items[-1] = f"{items[-1]} {raw.strip()}"

@@ -12,8 +12,9 @@ from typing import Any
 
 from memory.grammar import MemoryRequest, memory_request_kind
 from offline.languages import language_for
-from offline.memory import MemoryRewrite, classify
+from offline.memory import memory_rewrite
 from offline.prompt import last_user_text, memory_lines
+from offline.saved import classify
 from offline.text import tidy
 
 
@@ -27,9 +28,7 @@ def _name_from(lines: list[str]) -> str | None:
 
 def _introduced_name(text: str) -> str | None:
     """A name the user gives in this very message ("Hi, I'm Anna")."""
-    reader = MemoryRewrite([])
-    reader.read_turn(text)
-    return _name_from(reader.lines())
+    return _name_from(memory_rewrite([], [("user", text)]).lines)
 
 
 def chat_reply(messages: list[dict[str, Any]]) -> str:

@@ -7,16 +7,15 @@ Personas:
 
 import re
 
-import psycopg
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.test import Client
 from playwright.sync_api import expect
 
 from accounts.models import Guest
 from memory.models import Memory
 from tests.browser.ux import guest_start_in
+from tests.db_faults import other_session
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -40,14 +39,6 @@ def signed_in_page(browser, live_server, user, **context_options):
     page = context.new_page()
     page.set_default_timeout(10_000)
     return page
-
-
-def other_session() -> psycopg.Connection:
-    db = connection.settings_dict
-    return psycopg.connect(
-        host=db["HOST"] or "127.0.0.1", port=db["PORT"] or 5432, user=db["USER"] or "postgres",
-        password=db["PASSWORD"] or None, dbname=db["NAME"], autocommit=False,
-    )
 
 
 def open_list(page):

@@ -15,11 +15,11 @@ import contextlib
 from collections.abc import AsyncIterator, Iterator
 
 import httpx
-import psycopg
 import pytest
 
 from bench.stack import free_port, uvicorn_start, uvicorn_wait_ready
 from tests.conftest import ARTIFACTS, server_env
+from tests.db_faults import other_session
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -78,11 +78,7 @@ async def _other_visitor(base: str) -> list[int]:
 
 def _busy_connections() -> int:
     """Connections to the test database doing work right now (not idle), this one aside."""
-    from django.db import connection
-
-    db = connection.settings_dict
-    with psycopg.connect(dbname=db["NAME"], user=db["USER"] or "postgres", host=db["HOST"] or "127.0.0.1",
-                         port=db["PORT"] or 5432, autocommit=True) as other:
+    with other_session(autocommit=True) as other:
         return other.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
             "AND pid <> pg_backend_pid() AND state <> 'idle'").fetchone()[0]

@@ -1,6 +1,8 @@
-"""After a reply is saved, the memory triggers queue a pass (docs/DESIGN.md §2.3): every 6 turns,
-or at once on a remember/forget request; never two for one exchange. The pass is
-published to the real broker after the reply's commit, for the worker to run."""
+"""A reply saved through the API hands its exchange to memory, which queues the pass it
+makes due (docs/DESIGN.md §2.3); the pass is published to the real broker after the
+reply's commit, for the worker to run, and a reply that failed queues none. When a pass
+is due (cadence, requests in six languages, one pass for a request on a sixth turn) is
+memory's rule, tested once in tests/memory/test_passes.py."""
 
 import pytest
 
@@ -39,33 +41,6 @@ def test_the_third_reply_reaches_six_turns_and_queues_a_cadence_pass(guest, scri
     assert memory_pass.status == MemoryPass.Status.QUEUED
     assert memory_pass.through_message_id == last_reply.pk  # it reads up to the saved reply
     assert memory_pass.guest_id == last_reply.conversation.guest_id
-    assert published_passes() == [memory_pass.pk]
-
-
-def test_an_explicit_request_queues_a_pass_right_after_that_reply(guest, script_a):
-    script_a.reply("Nice to meet you, Ann.").reply("I will.")
-    conversation_id = _conversation(guest)
-    _send(guest, conversation_id, "My name is Ann")
-
-    _send(guest, conversation_id, "Remember that")
-
-    [memory_pass] = MemoryPass.objects.all()
-    assert memory_pass.trigger == MemoryPass.Trigger.REQUEST
-    assert Message.objects.get(pk=memory_pass.through_message_id).content == "I will."
-    assert published_passes() == [memory_pass.pk]
-
-
-def test_a_request_on_the_sixth_turn_queues_one_pass_not_two(guest, script_a):
-    script_a.reply("One.").reply("Two.").reply("Noted.")
-    conversation_id = _conversation(guest)
-    _send(guest, conversation_id, "Hi")
-    _send(guest, conversation_id, "I like green tea")
-
-    answer = _send(guest, conversation_id, "Please remember that I like green tea")
-
-    assert answer["turns"] == 6
-    [memory_pass] = MemoryPass.objects.all()
-    assert memory_pass.trigger == MemoryPass.Trigger.REQUEST
     assert published_passes() == [memory_pass.pk]
 
 

@@ -10,8 +10,9 @@ import logging
 import psycopg
 import pytest
 
+from memory.models import Memory
 from tests.chat.conftest import CHAT_A, memory_messages, owner_of, post_json, save_memory
-from tests.chat.faults import memory_table_locked, memory_table_missing
+from tests.db_faults import table_locked, table_missing
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -35,7 +36,7 @@ def test_a_failing_read_still_gets_a_reply_without_the_block(guest, script_a, ca
     save_memory(owner_of(guest), ["Name is Ann"])
     conversation_id = _conversation(guest)
 
-    with caplog.at_level(logging.WARNING, logger="memory.reading"), memory_table_missing():
+    with caplog.at_level(logging.WARNING, logger="memory.reading"), table_missing(Memory):
         response = post_json(guest, f"/api/conversations/{conversation_id}/messages/", {"content": "Hi"})
 
     assert response.status_code == 200
@@ -61,7 +62,7 @@ def test_a_slow_read_costs_no_more_than_the_timeout(guest, script_a, settings, c
     save_memory(owner_of(guest), ["Name is Ann"])
     conversation_id = _conversation(guest)
 
-    with caplog.at_level(logging.WARNING, logger="memory.reading"), memory_table_locked() as lock:
+    with caplog.at_level(logging.WARNING, logger="memory.reading"), table_locked(Memory) as lock:
         response = post_json(guest, f"/api/conversations/{conversation_id}/messages/", {"content": "Hi"})
         # The reply is back while the lock is still held, and the read is still stuck
         # behind it: the request waited for the timeout, not for the database.
@@ -78,7 +79,7 @@ def test_once_the_database_recovers_the_block_is_back(guest, script_a):
     script_a.reply("One.").reply("Two.")
     save_memory(owner_of(guest), ["Name is Ann"])
     conversation_id = _conversation(guest)
-    with memory_table_missing():
+    with table_missing(Memory):
         post_json(guest, f"/api/conversations/{conversation_id}/messages/", {"content": "Hi"})
 
     post_json(guest, f"/api/conversations/{conversation_id}/messages/", {"content": "Again"})

@@ -7,9 +7,9 @@ import pytest
 from chat.limits import VOICE_MAX_TURN_CHARS, VOICE_MAX_TURNS
 from chat.models import VoiceSession, VoiceTurn
 from chat.voice import VOICE_SYSTEM_PROMPT
-from memory.models import MemoryPass
+from memory.models import Memory, MemoryPass
 from tests.chat.conftest import api_client, owner_of, post_json, published_passes, save_memory
-from tests.chat.faults import memory_table_missing
+from tests.db_faults import table_missing
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
@@ -142,7 +142,7 @@ def test_voice_posts_need_the_csrf_token(guest):
 def test_a_failing_memory_read_starts_the_session_without_the_list(guest, read_skips):
     save_memory(owner_of(guest), ["Tên tôi là Mai"])
 
-    with memory_table_missing():
+    with table_missing(Memory):
         body = _start(guest)
 
     assert body["instructions"] == VOICE_SYSTEM_PROMPT

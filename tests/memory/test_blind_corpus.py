@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from memory.evaluation import EvalPlan, prompt_digest, scenario_evaluate, scenarios_load
+from memory.evaluation.files import prompt_digest, scenarios_load
+from memory.evaluation.scoring import EvalPlan, scenario_evaluate
 
 pytestmark = pytest.mark.slow
 

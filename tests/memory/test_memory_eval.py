@@ -11,14 +11,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from memory.compute import PassResult
-from memory.evaluation import (
-    LINE_CHARS_MAX,
-    Scenario,
-    line_shape_problems,
-    scenario_judge,
-    scenarios_load,
-    score_fraction,
-)
+from memory.evaluation.files import Scenario, scenarios_load
+from memory.evaluation.scoring import LINE_CHARS_MAX, line_shape_problems, scenario_judge, score_fraction
 from memory.management.commands.memory_eval import DEFAULT_SCENARIOS
 from memory.tokens import count_list_tokens
 from whizi.llm.scripted import Script

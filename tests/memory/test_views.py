@@ -16,7 +16,7 @@ from accounts.models import Guest
 from accounts.owner import Owner
 from memory.models import Memory
 from tests.conftest import guest_start, make_user
-from tests.memory.store_failures import memory_row_locked, memory_unreadable
+from tests.db_faults import memory_row_locked, memory_unreadable
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 

@@ -9,16 +9,12 @@ tests/memory/test_views.py (test_a_failed_clear_with_htmx_leaves_the_list_on_scr
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterator
-
-import psycopg
 import pytest
-from django.db import connection
 from django.test import Client
 
 from memory.models import Memory, MemoryPass
 from memory.tasks import run_memory_pass_task
+from tests.db_faults import memory_writes_fail
 from tests.memory.conftest import chat, queue_pass, save_memory, saved_lines
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -27,26 +23,6 @@ FACTS = ["Name is Mai Nguyen", "Works as a nurse in Da Nang"]
 CLEAR_FAILED = "Couldn't clear memory. Please try again."
 
 
-@contextlib.contextmanager
-def memory_writes_fail() -> Iterator[None]:
-    """Every INSERT or UPDATE on the memory table fails in the server, as on a full disk."""
-    db = connection.settings_dict
-    table = Memory._meta.db_table
-    with psycopg.connect(host=db["HOST"] or "127.0.0.1", port=db["PORT"] or 5432,
-                         user=db["USER"] or "postgres", password=db["PASSWORD"] or None,
-                         dbname=db["NAME"], autocommit=True) as other:
-        other.execute(
-            "CREATE FUNCTION whizi_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-            "RAISE EXCEPTION 'could not extend file: No space left on device' USING ERRCODE = 'disk_full'; "
-            "END $$"
-        )
-        other.execute(f"CREATE TRIGGER whizi_disk_full BEFORE INSERT OR UPDATE ON {table} "
-                      "FOR EACH ROW EXECUTE FUNCTION whizi_disk_full()")
-        try:
-            yield
-        finally:
-            other.execute(f"DROP TRIGGER whizi_disk_full ON {table}")
-            other.execute("DROP FUNCTION whizi_disk_full()")
 
 
 def signed_in(user) -> Client:

@@ -18,7 +18,6 @@ import logging
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-import psycopg
 import pytest
 from django.db import connection, connections
 from psycopg_pool import PoolTimeout
@@ -26,6 +25,7 @@ from psycopg_pool import PoolTimeout
 from accounts.models import Guest
 from chat.models import Message
 from memory.models import MemoryPass
+from tests.db_faults import other_session
 
 from .conftest import redis_db
 from .test_redis_down import redis_down, signed_in
@@ -35,12 +35,6 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 def _pool():
     return connections["default"].pool
-
-
-def _other_connection() -> psycopg.Connection:
-    db = connection.settings_dict
-    return psycopg.connect(dbname=db["NAME"], user=db["USER"] or "postgres", host=db["HOST"] or "127.0.0.1",
-                           port=db["PORT"] or 5432, autocommit=True)
 
 
 def test_an_exhausted_pool_is_a_json_503_with_retry_after(user):
@@ -87,7 +81,7 @@ def test_a_postgresql_restart_costs_no_request():
     connection.close()  # the test's own connection goes back to the pool too
     with ThreadPoolExecutor(4) as threads:  # the pool now holds several idle connections
         assert list(threads.map(lambda _: _query_in_a_request_thread(), range(4))) == [0] * 4
-    with _other_connection() as other:  # every connection the pool holds is cut, as by a restart
+    with other_session(autocommit=True) as other:  # every connection the pool holds is cut, as by a restart
         cut = other.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
                             "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()[0]
     assert cut >= 2

@@ -13,18 +13,43 @@ each script). The cost of 16 repetitions is compared with 8, and of 6,000 charac
 from __future__ import annotations
 
 import dataclasses
+import io
 import re
+import tokenize
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 
 import pytest
 
-from memory import apply, dates, evaluation, grammar, lines, own_words, parse, prompts, safety
+from memory import (
+    answer_patterns,
+    apply,
+    dates,
+    grammar,
+    lines,
+    own_words,
+    parse,
+    prompts,
+    safety,
+)
+from memory.evaluation import files as eval_files
+from memory.evaluation import scoring as eval_scoring
 from memory.prompts import Turn
+from memory.request_words import base as request_base
+from memory.request_words import en as request_en
+from memory.request_words import forgetting as request_forgetting
+from memory.request_words import ja as request_ja
+from memory.request_words import ko as request_ko
+from memory.request_words import ms as request_ms
+from memory.request_words import vi as request_vi
+from memory.request_words import zh as request_zh
 from offline import chat as offline_chat
+from offline import clauses as offline_clauses
 from offline import compact as offline_compact
-from offline import memory as offline_memory
+from offline import edits as offline_edits
 from offline import prompt as offline_prompt
+from offline import reading as offline_reading
 from offline import saved as offline_saved
 from offline import text as offline_text
 from offline.languages import base, en, ja, ko, ms, vi, zh
@@ -50,6 +75,13 @@ def _parse(text: str) -> object:
         return None
 
 
+def _answer_file(text: str) -> object:
+    try:
+        return eval_files.answer_path(Path("answers"), text, eval_files.PASS_ANSWER)
+    except eval_files.ScenarioError:
+        return None
+
+
 def _offline_pass(text: str) -> object:
     turns = [Turn("user", text), Turn("assistant", text)]
     return offline_answer(prompts.pass_messages(existing=SAVED, turns=turns))
@@ -60,25 +92,28 @@ def _offline_chat(text: str) -> object:
     return offline_answer([memory, {"role": "user", "content": text}])
 
 
-OFFLINE_TABLES = (offline_memory, offline_saved, offline_text, offline_prompt, grammar,
-                  base, en, vi, zh, ja, ko, ms)
+REQUEST_TABLES = (grammar, request_base, request_en, request_vi, request_ms, request_zh, request_ja,
+                  request_ko)
+OFFLINE_TABLES = (offline_reading, offline_clauses, offline_edits, offline_saved, offline_text,
+                  offline_prompt, grammar, base, en, vi, zh, ja, ko, ms)
 
 
 # (name, the modules whose patterns the inputs are made of, the entry point as the product calls it)
 ENTRY_POINTS: list[tuple[str, tuple[ModuleType, ...], Callable[[str], object]]] = [
-    ("grammar: requests in a message", (grammar,), grammar.memory_requests_in),
-    ("grammar: words of forgetting", (grammar,), grammar.forget_asked),
+    ("grammar: requests in a message", REQUEST_TABLES, grammar.memory_requests_in),
+    ("grammar: words of forgetting", (grammar, request_forgetting), grammar.forget_asked),
     ("own words and pasted text", (own_words,), own_words.own_words),
     ("line check", (safety,), safety.blocked_reason),
     ("encoded payloads", (safety,), safety.decoded_payloads),
-    ("answer parser", (parse, lines), _parse),
+    ("answer parser", (parse, answer_patterns, lines), _parse),
     ("dates of a line", (dates,), dates.date_parts),
     ("provenance of a line", (apply, dates),
      lambda text: apply.provenance_refusal(text, trusted=text, untrusted=text)),
     ("what a pass may draw on", (apply, grammar, own_words, safety),
      lambda text: apply.Context.of([Turn("user", text), Turn("assistant", text)])),
-    ("a list's shape (memory_eval)", (evaluation, safety),
-     lambda text: evaluation.line_shape_problems([text])),
+    ("a list's shape (memory_eval)", (eval_scoring, safety),
+     lambda text: eval_scoring.line_shape_problems([text])),
+    ("a scenario's answer file (memory_eval)", (eval_files,), _answer_file),
     ("the pass prompt", (prompts, own_words),
      lambda text: prompts.pass_messages(existing=[text], turns=[Turn("user", text)])),
     ("offline model: a memory pass", OFFLINE_TABLES, _offline_pass),
@@ -131,6 +166,27 @@ def test_the_work_grows_linearly_with_the_text(name, modules, entry):
     assert by_chars.ratio <= CHARS_RATIO_MAX, (
         f"{name}: 6,000 characters of {by_chars.family} cost {by_chars.ratio:.1f}x 1,500 "
         f"({by_chars.small * 1000:.1f} → {by_chars.large * 1000:.1f} ms): super-linear")
+
+
+ROOT = Path(__file__).resolve().parents[2]
+# Python 3.12 reads an f-string as tokens of its own.
+_STRING_TOKENS = {tokenize.STRING, getattr(tokenize, "FSTRING_START", tokenize.STRING)}
+
+
+def _writes_patterns(path: Path) -> bool:
+    """Does this source file spell a regular expression (a raw string, as patterns here are)?"""
+    tokens = tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+    return any(token.string[:2].lower() in ('r"', "r'", "rf", "fr") for token in tokens
+               if token.type in _STRING_TOKENS)
+
+
+def test_every_module_that_writes_patterns_is_fed_to_an_entry_point():
+    # A new table module (a language, a split of the parser) is only safe once its own
+    # words are thrown at the entry point that reads them.
+    fed = {module.__file__ for _name, modules, _entry in ENTRY_POINTS for module in modules}
+    written = [path for app in ("memory", "offline") for path in sorted((ROOT / app).rglob("*.py"))
+               if "migrations" not in path.parts and _writes_patterns(path)]
+    assert [str(path.relative_to(ROOT)) for path in written if str(path) not in fed] == []
 
 
 def test_a_thirty_word_run_of_lead_words_is_read_at_once():

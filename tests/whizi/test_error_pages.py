@@ -1,13 +1,12 @@
 """Error answers: the product's own page in the visitor's language for people, a fragment
 for htmx, and JSON `{"error": {"title", "message"}}` on the API."""
 
-import contextlib
 
-import psycopg
 import pytest
-from django.db import connection
 from django.test import Client, RequestFactory
 
+from chat.models import Conversation
+from tests.db_faults import table_missing
 from whizi.views import server_error
 
 pytestmark = pytest.mark.django_db
@@ -43,23 +42,11 @@ def test_a_server_error_page_needs_no_database_and_the_api_gets_json():
     assert api.status_code == 500 and api["Content-Type"] == "application/json"
 
 
-@contextlib.contextmanager
-def conversations_table_gone():
-    db = connection.settings_dict
-    with psycopg.connect(dbname=db["NAME"], user=db["USER"] or "postgres", host=db["HOST"] or "127.0.0.1",
-                         port=db["PORT"] or 5432, autocommit=True) as other:
-        other.execute("ALTER TABLE chat_conversation RENAME TO chat_conversation_away")
-        try:
-            yield
-        finally:
-            other.execute("ALTER TABLE chat_conversation_away RENAME TO chat_conversation")
-
-
 @pytest.mark.django_db(transaction=True)
 def test_a_server_error_on_the_api_is_a_json_500():
     client = Client(raise_request_exception=False)
     client.get("/api/memory/")  # the csrftoken cookie, as the app reads it first
-    with conversations_table_gone():
+    with table_missing(Conversation):
         response = client.post("/api/conversations/", data="{}", content_type="application/json",
                                headers={"X-CSRFToken": client.cookies["csrftoken"].value})
     assert response.status_code == 500

@@ -13,14 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import httpx
-import psycopg
 import pytest
 from django.apps import apps
-from django.db import connection
 from django.test import Client
 
-from bench.stack import database_url, free_port, uvicorn_start, uvicorn_wait_ready
+from bench.stack import free_port, uvicorn_start, uvicorn_wait_ready
 from tests.conftest import ARTIFACTS, server_env
+from tests.db_faults import other_session
 from whizi import probes
 
 pytestmark = pytest.mark.django_db
@@ -79,9 +78,7 @@ def test_with_redis_stopped_readyz_is_503_naming_it_and_healthz_is_still_200(pri
 
 
 def test_with_a_migration_not_applied_readyz_is_503_naming_it():
-    db = connection.settings_dict
-    url = database_url(db["NAME"])
-    with psycopg.connect(url, autocommit=True) as other:
+    with other_session(autocommit=True) as other:
         app, name = other.execute("SELECT app, name FROM django_migrations WHERE app = 'memory' "
                                   "ORDER BY name DESC LIMIT 1").fetchone()
         other.execute("DELETE FROM django_migrations WHERE app = %s AND name = %s", [app, name])

@@ -2,7 +2,7 @@
                                 [--answers DIR | --record DIR | --prompts DIR] [--today DATE]
                                 [--verbose]
 
-Runs scenarios through the memory pass (memory.evaluation) and prints one row per
+Runs scenarios through the memory pass (memory/evaluation/) and prints one row per
 scenario, the passed/total per category and per language, and `score: P/N passed`.
 Exits 0 whatever the score unless --min-score is given; non-zero when it cannot run.
 """
@@ -17,15 +17,12 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from memory.evaluation import (
+from memory.evaluation.files import ScenarioError, prompt_digests_save, scenario_prompt_save, scenarios_load
+from memory.evaluation.scoring import (
     EvalPlan,
-    ScenarioError,
     ScenarioReport,
-    prompt_digests_save,
     reports_tally,
     scenario_evaluate,
-    scenario_prompt_save,
-    scenarios_load,
     score_fraction,
 )
 
