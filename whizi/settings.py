@@ -343,6 +343,9 @@ WHIZI_CHAT_RETRIES = envint("WHIZI_CHAT_RETRIES", "2")
 # A rate-limited chat call whose Retry-After is at most this many seconds is asked again
 # once, within WHIZI_CHAT_TIMEOUT; a longer wait is told to the person (whizi.llm).
 WHIZI_CHAT_RATE_LIMIT_WAIT = envfloat("WHIZI_CHAT_RATE_LIMIT_WAIT", "3")
+# Read an OpenAI-protocol chat stream without litellm's per-chunk models (whizi.llm.lean);
+# off, litellm reads every stream itself (same behaviour, about 15 times the CPU a token).
+WHIZI_LEAN_STREAM = envbool("WHIZI_LEAN_STREAM", "true")
 # Longest chat reply asked for, unless a model's own max_tokens says otherwise.
 WHIZI_CHAT_MAX_TOKENS = envint("WHIZI_CHAT_MAX_TOKENS", "2048")
 # Product cap on the history sent with each message, in the model's tokens: a long chat
