@@ -14,6 +14,7 @@ import time
 from collections.abc import AsyncIterator
 
 from asgiref.sync import async_to_sync
+from django.conf import settings
 from django.contrib import messages as flash
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -52,6 +53,7 @@ from chat.exchange import (
 from chat.limits import MAX_MESSAGE_CHARS, message_content_check, message_too_long_text
 from chat.model_choice import chat_model_choose
 from chat.models import Conversation, Message, Project
+from chat.streaming import reply_text_batched
 from memory.selectors import pass_marks
 from whizi.db import db_step_queued
 from whizi.http import already_logged
@@ -311,9 +313,10 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
 
     The form names a new message (`content`), the last one edited (`edit` and `content`)
     or the last reply to write again (`regenerate`).
-    Events: `start` {conversation, url, model, title}; `token` "text" (many; a chunk of
-    text each); then `done` {message_id, turns, replaced, html, user_html, list_html,
-    options_html} or `error` {title, message, retryable, status}.
+    Events: `start` {conversation, url, model, title}; `token` "text" (many: the first
+    piece at once, then what arrived in each WHIZI_STREAM_FLUSH_MS); then `done`
+    {message_id, turns, replaced, html, user_html, list_html, options_html} or `error`
+    {title, message, retryable, status}.
     The database is used in two short steps (whizi.db.db_step); nothing is held while
     the model writes.
     """
@@ -330,11 +333,11 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
         reply = chat_exchange_stream(exchange)
         first = True
         try:
-            async for piece in reply:
+            async for text in reply_text_batched(reply, interval=settings.WHIZI_STREAM_FLUSH_MS / 1000):
                 if first:
                     metric_chat_first_token(model=exchange.model, seconds=time.perf_counter() - arrived)
                     first = False
-                yield _sse("token", piece)
+                yield _sse("token", text)
         except ModelError as exc:
             yield _stream_error(chat_model_failed(exchange, exc, streamed=True))
             return

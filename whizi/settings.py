@@ -346,6 +346,9 @@ WHIZI_CHAT_RATE_LIMIT_WAIT = envfloat("WHIZI_CHAT_RATE_LIMIT_WAIT", "3")
 # Read an OpenAI-protocol chat stream without litellm's per-chunk models (whizi.llm.lean);
 # off, litellm reads every stream itself (same behaviour, about 15 times the CPU a token).
 WHIZI_LEAN_STREAM = envbool("WHIZI_LEAN_STREAM", "true")
+# Streamed text that arrives within this many milliseconds goes to the page as one event
+# (the first piece goes at once): a fast model costs events per second, not per token.
+WHIZI_STREAM_FLUSH_MS = envint("WHIZI_STREAM_FLUSH_MS", "40")
 # Longest chat reply asked for, unless a model's own max_tokens says otherwise.
 WHIZI_CHAT_MAX_TOKENS = envint("WHIZI_CHAT_MAX_TOKENS", "2048")
 # Product cap on the history sent with each message, in the model's tokens: a long chat

@@ -199,6 +199,22 @@ def test_a_stream_that_breaks_is_an_error_event_counted_for_monitoring(fake_prov
     assert list(Message.objects.values_list("role", flat=True)) == ["user"]
 
 
+def test_a_fast_500_token_reply_reaches_the_page_in_far_fewer_events(fake_provider):
+    # One token a chunk, 4 ms apart (250 tokens a second): the page gets an event per
+    # 40 ms of text (WHIZI_STREAM_FLUSH_MS), not one per token.
+    words = [f"w{i} " for i in range(500)]
+    fake_provider.reply("gpt-4o-mini", "".join(words), chunks=500, chunk_latency=0.004)
+
+    response, chunks = _stream({"content": "Hello", "model": PRICED})
+
+    events = _events(b"".join(chunks))
+    tokens = [data for name, data in events if name == "token"]
+    assert "".join(tokens) == "".join(words)
+    assert 2 <= len(tokens) <= 100
+    assert events[-1][0] == "done"
+    assert Message.objects.get(role="assistant").content.strip() == "".join(words).strip()
+
+
 def test_the_chat_timeout_is_a_total_deadline_for_a_stream(fake_provider, settings):
     # One word every 0.3 s never trips a per-read timeout: before, this ran for as long as
     # the words kept coming.
