@@ -12,6 +12,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator
+from datetime import date
 
 from asgiref.sync import async_to_sync
 from django.conf import settings
@@ -20,6 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, Stream
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -33,6 +35,7 @@ from chat.conversations import (
     conversation_delete,
     conversation_for_owner,
     conversation_groups,
+    conversation_list_head,
     conversation_rename,
     conversation_search,
     conversation_start,
@@ -260,10 +263,15 @@ def _sse(event: str, data: object) -> bytes:
     return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
 
 
-def _begin_stream(request: HttpRequest) -> Exchange | JsonResponse:
-    """The first database step of send_stream: who, where, check, save, assemble."""
+ListHead = tuple[int, str, date] | None
+
+
+def _begin_stream(request: HttpRequest) -> tuple[Exchange, ListHead] | JsonResponse:
+    """The first database step of send_stream: who, where, check, save, assemble; and the
+    side column's newest chat before the send moves this one to the top."""
     try:
-        return _exchange_open(request)
+        head = conversation_list_head(owner=owner_for_read(request))
+        return _exchange_open(request), head
     except ChatInputError as exc:
         return JsonResponse(
             {"error": {"title": _("Message not sent"), "message": exc.message, "field": exc.field}},
@@ -276,7 +284,11 @@ def _begin_stream(request: HttpRequest) -> Exchange | JsonResponse:
         )
 
 
-def _finish_stream(request: HttpRequest, exchange: Exchange, completion: Completion) -> dict[str, object]:
+def _finish_stream(request: HttpRequest, exchange: Exchange, completion: Completion,
+                   head: ListHead) -> dict[str, object]:
+    """The reply saved, and the pieces of the page it changes. The side column only when
+    the chat's place, title or day in it changed, and the chat's options only with its
+    first reply: the page keeps what it has (a query and two templates less a message)."""
     reply = chat_exchange_finish(exchange=exchange, completion=completion, streamed=True)
     chat = exchange.conversation
     message = reply.assistant_message
@@ -288,13 +300,13 @@ def _finish_stream(request: HttpRequest, exchange: Exchange, completion: Complet
                                     {"conversation": chat, "message": message}, request=request)
     user_html = render_to_string("chat/home.html#message",
                                  {"conversation": chat, "message": user_message}, request=request)
-    list_html = render_to_string(
-        "chat/home.html#conversation-list",
-        {"conversation": chat, **_list_context(Owner.of(chat))},
-        request=request,
-    )
-    options_html = render_to_string("chat/home.html#chat-options",
-                                    {"conversation": chat, "chat_messages": [message]}, request=request)
+    list_html = options_html = ""
+    if head != (chat.pk, chat.title, timezone.localdate()):
+        list_html = render_to_string("chat/home.html#conversation-list",
+                                     {"conversation": chat, **_list_context(Owner.of(chat))}, request=request)
+    if reply.turns <= 2:
+        options_html = render_to_string("chat/home.html#chat-options",
+                                        {"conversation": chat, "chat_messages": [message]}, request=request)
     return {"message_id": message.pk, "turns": reply.turns, "replaced": exchange.replaces,
             "html": message_html, "user_html": user_html, "list_html": list_html,
             "options_html": options_html}
@@ -315,8 +327,9 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
     or the last reply to write again (`regenerate`).
     Events: `start` {conversation, url, model, title}; `token` "text" (many: the first
     piece at once, then what arrived in each WHIZI_STREAM_FLUSH_MS); then `done`
-    {message_id, turns, replaced, html, user_html, list_html, options_html} or `error`
-    {title, message, retryable, status}.
+    {message_id, turns, replaced, html, user_html, list_html, options_html: the last two
+    empty when the page's own are still right} or `error` {title, message, retryable,
+    status}.
     The database is used in two short steps (whizi.db.db_step); nothing is held while
     the model writes.
     """
@@ -324,6 +337,7 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
     begun = await db_step_queued(_begin_stream, request)
     if isinstance(begun, JsonResponse):
         return begun
+    begun, head = begun
 
     async def events() -> AsyncIterator[bytes]:
         chat = begun.conversation
@@ -342,7 +356,7 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
             yield _stream_error(chat_model_failed(exchange, exc, streamed=True))
             return
         try:
-            done = await db_step_queued(_finish_stream, request, exchange, reply.completion)
+            done = await db_step_queued(_finish_stream, request, exchange, reply.completion, head)
         except ChatModelFailed as failure:  # an empty reply
             yield _stream_error(failure)
             return
