@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 
 from accounts.locks import owned_row_lock
 from accounts.owner import Owner
+from chat.admission import chat_start_admit
 from chat.errors import ChatInputError, ChatModelFailed
 from chat.limits import MAX_TITLE_CHARS, message_content_check
 from chat.model_choice import chat_model_choose, model_reply_tokens
@@ -270,11 +271,15 @@ async def chat_reply_async(*, begin: Callable[[], Exchange]) -> ChatReply:
     `begin` checks and saves the user's message (chat_exchange_open) in a short database
     step. Raises ChatInputError (nothing saved) or ChatModelFailed (the message is saved).
     """
-    exchange = await chat_exchange_ready(await db_step_queued(begin))
+    admission = await chat_start_admit()
     try:
-        completion = await acomplete(**_call(exchange))
-    except ModelError as exc:
-        raise chat_model_failed(exchange, exc, streamed=False) from exc
+        exchange = await chat_exchange_ready(await db_step_queued(begin))
+        try:
+            completion = await acomplete(**_call(exchange))
+        except ModelError as exc:
+            raise chat_model_failed(exchange, exc, streamed=False) from exc
+    finally:
+        admission.release()  # if its timer has not already
     return await db_step_queued(chat_exchange_finish, exchange=exchange, completion=completion)
 
 

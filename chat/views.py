@@ -31,6 +31,7 @@ from django_htmx.http import HttpResponseStopPolling
 from accounts.owner import Owner, owner_for_lookup, owner_for_read, owner_for_write
 from accounts.preferences import chat_models
 from accounts.ratelimit import rate_limited
+from chat.admission import chat_start_admit
 from chat.conversations import (
     conversation_delete,
     conversation_for_owner,
@@ -334,8 +335,14 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
     the model writes.
     """
     arrived = time.perf_counter()
-    begun = await db_step_queued(_begin_stream, request)
+    admission = await chat_start_admit()
+    try:
+        begun = await db_step_queued(_begin_stream, request)
+    except BaseException:
+        admission.release()
+        raise
     if isinstance(begun, JsonResponse):
+        admission.release()
         return begun
     begun, head = begun
 
@@ -349,12 +356,15 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
         try:
             async for text in reply_text_batched(reply, interval=settings.WHIZI_STREAM_FLUSH_MS / 1000):
                 if first:
+                    admission.release()  # the start is done: the next chat may begin
                     metric_chat_first_token(model=exchange.model, seconds=time.perf_counter() - arrived)
                     first = False
                 yield _sse("token", text)
         except ModelError as exc:
             yield _stream_error(chat_model_failed(exchange, exc, streamed=True))
             return
+        finally:
+            admission.release()
         try:
             done = await db_step_queued(_finish_stream, request, exchange, reply.completion, head)
         except ChatModelFailed as failure:  # an empty reply

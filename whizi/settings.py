@@ -349,6 +349,10 @@ WHIZI_LEAN_STREAM = envbool("WHIZI_LEAN_STREAM", "true")
 # Streamed text that arrives within this many milliseconds goes to the page as one event
 # (the first piece goes at once): a fast model costs events per second, not per token.
 WHIZI_STREAM_FLUSH_MS = envint("WHIZI_STREAM_FLUSH_MS", "40")
+# Chats in their CPU-heavy start at once on one process (chat.admission; 0: no limit),
+# and how long at most one keeps its place (then the next begins, whatever it waits on).
+WHIZI_CHAT_STARTS_AT_ONCE = envint("WHIZI_CHAT_STARTS_AT_ONCE", "4")
+WHIZI_CHAT_START_HOLD_MS = envint("WHIZI_CHAT_START_HOLD_MS", "250")
 # Longest chat reply asked for, unless a model's own max_tokens says otherwise.
 WHIZI_CHAT_MAX_TOKENS = envint("WHIZI_CHAT_MAX_TOKENS", "2048")
 # Product cap on the history sent with each message, in the model's tokens: a long chat
