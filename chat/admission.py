@@ -4,8 +4,9 @@ A chat's start (the first database step, the memory read, the model call's set-u
 most of its CPU. When hundreds start at once on one process, every other page waits
 behind all of them for the interpreter; admitted a few at a time, the others wait in
 line holding nothing (no thread, no connection) and a settings page gets its turn
-between them. An admission ends at the chat's first token or answer, or after
-WHIZI_CHAT_START_HOLD_MS whatever happens, so a provider that hangs holds no place.
+between them. An admission ends once the model call is on its way (it first waits on
+the network), or after WHIZI_CHAT_START_HOLD_MS whatever happens, so neither a slow
+first token nor a provider that hangs holds a place.
 Chats still start in the order they came; what the line costs is first-token latency
 under a burst (docs/PERFORMANCE.md).
 """

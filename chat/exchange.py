@@ -23,6 +23,7 @@ message (new words) makes the pass its turn makes due.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 from collections.abc import Callable
@@ -274,12 +275,14 @@ async def chat_reply_async(*, begin: Callable[[], Exchange]) -> ChatReply:
     admission = await chat_start_admit()
     try:
         exchange = await chat_exchange_ready(await db_step_queued(begin))
-        try:
-            completion = await acomplete(**_call(exchange))
-        except ModelError as exc:
-            raise chat_model_failed(exchange, exc, streamed=False) from exc
+        answer = asyncio.ensure_future(acomplete(**_call(exchange)))
+        await asyncio.sleep(0)  # the call's set-up runs until it first waits on the network
     finally:
-        admission.release()  # if its timer has not already
+        admission.release()  # the start is done: the next chat may begin
+    try:
+        completion = await answer
+    except ModelError as exc:
+        raise chat_model_failed(exchange, exc, streamed=False) from exc
     return await db_step_queued(chat_exchange_finish, exchange=exchange, completion=completion)
 
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 
-async def reply_text_batched(pieces: AsyncIterator[str], *, interval: float) -> AsyncIterator[str]:
+async def reply_text_batched(pieces: AsyncIterator[str], *, interval: float,
+                             started: Callable[[], None] | None = None) -> AsyncIterator[str]:
     """The text of `pieces`, joined per `interval`. A failure of `pieces` is raised after
-    the text that came before it has been handed on."""
+    the text that came before it has been handed on. `started` is called once reading
+    has begun and first waits (on the network, for a model's reply)."""
     arrived: list[str] = []
     waiting = asyncio.Event()
 
@@ -30,6 +32,9 @@ async def reply_text_batched(pieces: AsyncIterator[str], *, interval: float) -> 
 
     reader = asyncio.create_task(read())
     try:
+        if started is not None:
+            await asyncio.sleep(0)  # the reader runs until it first waits
+            started()
         while True:
             await waiting.wait()
             waiting.clear()

@@ -354,9 +354,10 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
         reply = chat_exchange_stream(exchange)
         first = True
         try:
-            async for text in reply_text_batched(reply, interval=settings.WHIZI_STREAM_FLUSH_MS / 1000):
+            # The start is done once the model call is on its way: the next chat may begin.
+            async for text in reply_text_batched(reply, interval=settings.WHIZI_STREAM_FLUSH_MS / 1000,
+                                                 started=admission.release):
                 if first:
-                    admission.release()  # the start is done: the next chat may begin
                     metric_chat_first_token(model=exchange.model, seconds=time.perf_counter() - arrived)
                     first = False
                 yield _sse("token", text)
