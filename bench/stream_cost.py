@@ -1,7 +1,8 @@
 """What a streamed token and a chat message cost in CPU, side by side, in one run.
 
 The fake OpenAI-protocol provider (tests/fake_provider, its own process) streams replies
-of --short and --long tokens, ONE TOKEN A CHUNK, as fast as it can. Against it:
+of --short and --long tokens, ONE TOKEN A CHUNK, as fast as it can (or --token-latency
+seconds apart, as a real model would). Against it:
 
 1. in this process, one stream at a time, --calls each (medians of time.process_time()):
    - floor: raw httpx, `json.loads` of each SSE data line (nothing can read it for less);
@@ -254,6 +255,8 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--short", type=int, default=100)
     parser.add_argument("--long", type=int, default=500)
+    parser.add_argument("--token-latency", type=float, default=0.0,
+                        help="seconds between the provider's chunks (0: as fast as it can)")
     parser.add_argument("--calls", type=int, default=15, help="in-process calls per path and length")
     parser.add_argument("--chats", type=int, default=15, help="web messages per length")
     parser.add_argument("--database", default="bench_stream_cost")
@@ -278,7 +281,8 @@ def main() -> None:
 
         scripts = FakeProviderClient(base)
         for tokens in (args.short, args.long):
-            scripts.set_default(_model(tokens), _text(tokens), chunks=tokens)
+            scripts.set_default(_model(tokens), _text(tokens), chunks=tokens,
+                                chunk_latency=args.token_latency)
         os.environ.update(env)
         import django
 
