@@ -61,22 +61,27 @@ def owner_hold(*, owner: Owner) -> None:
 _OWNER_READS = 3
 
 
-def owned_row_lock(model: type[M], *, pk: object) -> M:
+def owned_row_lock(model: type[M], *, pk: object, owner: Owner | None = None) -> M:
     """The owned row (Conversation, VoiceSession, …) locked FOR UPDATE, after holding
     its current owner (owner_hold): the one lock order deletion and merges rely on.
+    `owner`: who the caller read as its owner, held first without reading it again (a
+    query less; a row that changed owner meanwhile is read again as usual).
     Raises RowGone when the row or its owner is gone."""
     for _ in range(_OWNER_READS):
-        current = model.objects.filter(pk=pk).values_list("user_id", "guest_id").first()
-        if current is None:
-            raise RowGone(f"{model._meta.label} {pk} no longer exists")
-        owner = Owner(user_id=current[0], guest_id=current[1])
+        if owner is None:
+            current = model.objects.filter(pk=pk).values_list("user_id", "guest_id").first()
+            if current is None:
+                raise RowGone(f"{model._meta.label} {pk} no longer exists")
+            owner = Owner(user_id=current[0], guest_id=current[1])
         try:
             owner_hold(owner=owner)
         except OwnerGone:
+            owner = None
             continue  # deleted (the row goes with it) or merged (the row moved): read again
         row = model.objects.select_for_update().filter(pk=pk).first()
         if row is None:
             raise RowGone(f"{model._meta.label} {pk} no longer exists")
         if Owner.of(row) == owner:
             return row
+        owner = None
     raise RowGone(f"{model._meta.label} {pk} kept changing owner")

@@ -312,6 +312,8 @@ def main() -> None:
     parser.add_argument("--root", type=Path, default=HERE, help="the checkout to serve")
     parser.add_argument("--logs", type=Path, default=Path("/tmp/whizi-bench-providers"))
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--set", action="append", default=[], metavar="WHIZI_X=VALUE",
+                        help="a setting for the web process (repeatable)")
     args = parser.parse_args()
     args.logs.mkdir(parents=True, exist_ok=True)
 
@@ -340,6 +342,7 @@ def run(args: argparse.Namespace, processes: Processes) -> dict[str, object]:
         OPENAI_API_BASE=provider_url, OPENAI_API_KEY="sk-bench", WHIZI_LOG_LEVEL="WARNING",
         WHIZI_MEMORY_ENABLED="true" if args.memory == "on" else "false",
     )
+    env.update(item.split("=", 1) for item in args.set)
     env = metrics_env(env, args.logs / "metrics")
     subprocess.run([PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=args.root, env=env,
                    check=True)

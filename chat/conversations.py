@@ -118,6 +118,15 @@ def _listed(owner: Owner) -> QuerySet[Conversation]:
             .select_related("project").order_by("-updated_at", "-id"))
 
 
+def conversation_list_head(*, owner: Owner | None) -> tuple[int, str, date] | None:
+    """The newest chat of the side column (id, title, the day it was last used): when a
+    send leaves it the same, the column has not changed."""
+    if owner is None:
+        return None
+    head = _listed(owner).values_list("pk", "title", "updated_at").first()
+    return None if head is None else (head[0], head[1], timezone.localdate(head[2]))
+
+
 def conversation_search(*, owner: Owner | None, query: str = "", offset: int = 0,
                         limit: int = 50) -> tuple[list[Conversation], bool]:
     """The owner's conversations, newest first, whose title or any message holds `query`

@@ -23,6 +23,7 @@ message (new words) makes the pass its turn makes due.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 from collections.abc import Callable
@@ -37,13 +38,14 @@ from django.utils.translation import gettext as _
 
 from accounts.locks import owned_row_lock
 from accounts.owner import Owner
+from chat.admission import chat_start_admit
 from chat.errors import ChatInputError, ChatModelFailed
 from chat.limits import MAX_TITLE_CHARS, message_content_check
 from chat.model_choice import chat_model_choose, model_reply_tokens
 from chat.models import Conversation, Message
 from chat.prompt import ChatRequest, chat_request_assemble
 from memory.models import MemoryPass
-from memory.passes import pass_asked_for, pass_queue_after_reply
+from memory.passes import pass_asked_for, pass_queue_after_reply, pass_trigger_after_reply
 from memory.reading import MemoryRead
 from memory.tokens import count_tokens
 from whizi.db import db_release, db_step_queued
@@ -104,7 +106,7 @@ def chat_exchange_open(*, conversation: Conversation, content: object,
         # Its owner, then the conversation (accounts.locks): two sends to one conversation
         # save their turns one after the other, and none can deadlock with a deletion.
         # Gone (deleted with its owner) is a 404 with nothing saved.
-        locked = owned_row_lock(Conversation, pk=conversation.pk)
+        locked = owned_row_lock(Conversation, pk=conversation.pk, owner=Owner.of(conversation))
         conversation.user_id, conversation.guest_id = locked.user_id, locked.guest_id
         removed_from = None if edit_of is None else _edit_remove(conversation=conversation, last=edit_of)
         last = conversation.messages.order_by("-id").first()
@@ -161,7 +163,7 @@ def chat_regenerate_open(*, conversation: Conversation, reply_id: object,
     chosen = chat_model_choose(requested=model, current=conversation.model)
     memory = MemoryRead.start(owner=Owner.of(conversation))
     with transaction.atomic():
-        locked = owned_row_lock(Conversation, pk=conversation.pk)
+        locked = owned_row_lock(Conversation, pk=conversation.pk, owner=Owner.of(conversation))
         conversation.user_id, conversation.guest_id = locked.user_id, locked.guest_id
         last_two = list(conversation.messages.order_by("-id")[:2])
         if (len(last_two) < 2 or last_two[0].role != Message.Role.ASSISTANT
@@ -233,7 +235,7 @@ def chat_exchange_finish(*, exchange: Exchange, completion: Completion, streamed
     with transaction.atomic():
         # As in chat_exchange_open: a conversation deleted (or merged into an account)
         # while the model answered is a 404 with no reply saved, or the account's.
-        owner = Owner.of(owned_row_lock(Conversation, pk=conversation.pk))
+        owner = Owner.of(owned_row_lock(Conversation, pk=conversation.pk, owner=Owner.of(conversation)))
         if exchange.replaces is not None:
             newest = conversation.messages.order_by("-id").values_list("id", flat=True).first()
             if newest != exchange.replaces:  # another window sent, edited or regenerated meanwhile
@@ -249,9 +251,10 @@ def chat_exchange_finish(*, exchange: Exchange, completion: Completion, streamed
         turns = conversation.messages.filter(id__lte=assistant.pk).count()
         read_already = exchange.replaces is not None and _passes_follow(
             removed_from=exchange.replaces, conversation=conversation, successor=assistant.pk)
+        due = pass_trigger_after_reply(user_asked=exchange.memory_asked, turns_after=turns) is not None
         try:
-            with transaction.atomic():
-                if not read_already:
+            if due and not read_already:  # else no savepoint: most replies make no pass due
+                with transaction.atomic():
                     pass_queue_after_reply(owner=owner, turns_after=turns, user_asked=exchange.memory_asked,
                                            reply_id=assistant.pk, conversation_id=conversation.pk)
         except DatabaseError:
@@ -269,9 +272,15 @@ async def chat_reply_async(*, begin: Callable[[], Exchange]) -> ChatReply:
     `begin` checks and saves the user's message (chat_exchange_open) in a short database
     step. Raises ChatInputError (nothing saved) or ChatModelFailed (the message is saved).
     """
-    exchange = await chat_exchange_ready(await db_step_queued(begin))
+    admission = await chat_start_admit()
     try:
-        completion = await acomplete(**_call(exchange))
+        exchange = await chat_exchange_ready(await db_step_queued(begin))
+        answer = asyncio.ensure_future(acomplete(**_call(exchange)))
+        await asyncio.sleep(0)  # the call's set-up runs until it first waits on the network
+    finally:
+        admission.release()  # the start is done: the next chat may begin
+    try:
+        completion = await answer
     except ModelError as exc:
         raise chat_model_failed(exchange, exc, streamed=False) from exc
     return await db_step_queued(chat_exchange_finish, exchange=exchange, completion=completion)

@@ -12,13 +12,16 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator
+from datetime import date
 
 from asgiref.sync import async_to_sync
+from django.conf import settings
 from django.contrib import messages as flash
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -28,10 +31,12 @@ from django_htmx.http import HttpResponseStopPolling
 from accounts.owner import Owner, owner_for_lookup, owner_for_read, owner_for_write
 from accounts.preferences import chat_models
 from accounts.ratelimit import rate_limited
+from chat.admission import chat_start_admit
 from chat.conversations import (
     conversation_delete,
     conversation_for_owner,
     conversation_groups,
+    conversation_list_head,
     conversation_rename,
     conversation_search,
     conversation_start,
@@ -52,6 +57,7 @@ from chat.exchange import (
 from chat.limits import MAX_MESSAGE_CHARS, message_content_check, message_too_long_text
 from chat.model_choice import chat_model_choose
 from chat.models import Conversation, Message, Project
+from chat.streaming import reply_text_batched
 from memory.selectors import pass_marks
 from whizi.db import db_step_queued
 from whizi.http import already_logged
@@ -258,10 +264,15 @@ def _sse(event: str, data: object) -> bytes:
     return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n".encode()
 
 
-def _begin_stream(request: HttpRequest) -> Exchange | JsonResponse:
-    """The first database step of send_stream: who, where, check, save, assemble."""
+ListHead = tuple[int, str, date] | None
+
+
+def _begin_stream(request: HttpRequest) -> tuple[Exchange, ListHead] | JsonResponse:
+    """The first database step of send_stream: who, where, check, save, assemble; and the
+    side column's newest chat before the send moves this one to the top."""
     try:
-        return _exchange_open(request)
+        head = conversation_list_head(owner=owner_for_read(request))
+        return _exchange_open(request), head
     except ChatInputError as exc:
         return JsonResponse(
             {"error": {"title": _("Message not sent"), "message": exc.message, "field": exc.field}},
@@ -274,7 +285,11 @@ def _begin_stream(request: HttpRequest) -> Exchange | JsonResponse:
         )
 
 
-def _finish_stream(request: HttpRequest, exchange: Exchange, completion: Completion) -> dict[str, object]:
+def _finish_stream(request: HttpRequest, exchange: Exchange, completion: Completion,
+                   head: ListHead) -> dict[str, object]:
+    """The reply saved, and the pieces of the page it changes. The side column only when
+    the chat's place, title or day in it changed, and the chat's options only with its
+    first reply: the page keeps what it has (a query and two templates less a message)."""
     reply = chat_exchange_finish(exchange=exchange, completion=completion, streamed=True)
     chat = exchange.conversation
     message = reply.assistant_message
@@ -286,13 +301,13 @@ def _finish_stream(request: HttpRequest, exchange: Exchange, completion: Complet
                                     {"conversation": chat, "message": message}, request=request)
     user_html = render_to_string("chat/home.html#message",
                                  {"conversation": chat, "message": user_message}, request=request)
-    list_html = render_to_string(
-        "chat/home.html#conversation-list",
-        {"conversation": chat, **_list_context(Owner.of(chat))},
-        request=request,
-    )
-    options_html = render_to_string("chat/home.html#chat-options",
-                                    {"conversation": chat, "chat_messages": [message]}, request=request)
+    list_html = options_html = ""
+    if head != (chat.pk, chat.title, timezone.localdate()):
+        list_html = render_to_string("chat/home.html#conversation-list",
+                                     {"conversation": chat, **_list_context(Owner.of(chat))}, request=request)
+    if reply.turns <= 2:
+        options_html = render_to_string("chat/home.html#chat-options",
+                                        {"conversation": chat, "chat_messages": [message]}, request=request)
     return {"message_id": message.pk, "turns": reply.turns, "replaced": exchange.replaces,
             "html": message_html, "user_html": user_html, "list_html": list_html,
             "options_html": options_html}
@@ -311,16 +326,25 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
 
     The form names a new message (`content`), the last one edited (`edit` and `content`)
     or the last reply to write again (`regenerate`).
-    Events: `start` {conversation, url, model, title}; `token` "text" (many; a chunk of
-    text each); then `done` {message_id, turns, replaced, html, user_html, list_html,
-    options_html} or `error` {title, message, retryable, status}.
+    Events: `start` {conversation, url, model, title}; `token` "text" (many: the first
+    piece at once, then what arrived in each WHIZI_STREAM_FLUSH_MS); then `done`
+    {message_id, turns, replaced, html, user_html, list_html, options_html: the last two
+    empty when the page's own are still right} or `error` {title, message, retryable,
+    status}.
     The database is used in two short steps (whizi.db.db_step); nothing is held while
     the model writes.
     """
     arrived = time.perf_counter()
-    begun = await db_step_queued(_begin_stream, request)
+    admission = await chat_start_admit()
+    try:
+        begun = await db_step_queued(_begin_stream, request)
+    except BaseException:
+        admission.release()
+        raise
     if isinstance(begun, JsonResponse):
+        admission.release()
         return begun
+    begun, head = begun
 
     async def events() -> AsyncIterator[bytes]:
         chat = begun.conversation
@@ -330,16 +354,20 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
         reply = chat_exchange_stream(exchange)
         first = True
         try:
-            async for piece in reply:
+            # The start is done once the model call is on its way: the next chat may begin.
+            async for text in reply_text_batched(reply, interval=settings.WHIZI_STREAM_FLUSH_MS / 1000,
+                                                 started=admission.release):
                 if first:
                     metric_chat_first_token(model=exchange.model, seconds=time.perf_counter() - arrived)
                     first = False
-                yield _sse("token", piece)
+                yield _sse("token", text)
         except ModelError as exc:
             yield _stream_error(chat_model_failed(exchange, exc, streamed=True))
             return
+        finally:
+            admission.release()
         try:
-            done = await db_step_queued(_finish_stream, request, exchange, reply.completion)
+            done = await db_step_queued(_finish_stream, request, exchange, reply.completion, head)
         except ChatModelFailed as failure:  # an empty reply
             yield _stream_error(failure)
             return

@@ -345,6 +345,16 @@ WHIZI_CHAT_RETRIES = envint("WHIZI_CHAT_RETRIES", "2")
 # A rate-limited chat call whose Retry-After is at most this many seconds is asked again
 # once, within WHIZI_CHAT_TIMEOUT; a longer wait is told to the person (whizi.llm).
 WHIZI_CHAT_RATE_LIMIT_WAIT = envfloat("WHIZI_CHAT_RATE_LIMIT_WAIT", "3")
+# Read an OpenAI-protocol chat stream without litellm's per-chunk models (whizi.llm.lean);
+# off, litellm reads every stream itself (same behaviour, about 15 times the CPU a token).
+WHIZI_LEAN_STREAM = envbool("WHIZI_LEAN_STREAM", "true")
+# Streamed text that arrives within this many milliseconds goes to the page as one event
+# (the first piece goes at once): a fast model costs events per second, not per token.
+WHIZI_STREAM_FLUSH_MS = envint("WHIZI_STREAM_FLUSH_MS", "40")
+# Chats in their CPU-heavy start at once on one process (chat.admission; 0: no limit),
+# and how long at most one keeps its place (then the next begins, whatever it waits on).
+WHIZI_CHAT_STARTS_AT_ONCE = envint("WHIZI_CHAT_STARTS_AT_ONCE", "4")
+WHIZI_CHAT_START_HOLD_MS = envint("WHIZI_CHAT_START_HOLD_MS", "250")
 # Longest chat reply asked for, unless a model's own max_tokens says otherwise.
 WHIZI_CHAT_MAX_TOKENS = envint("WHIZI_CHAT_MAX_TOKENS", "2048")
 # Product cap on the history sent with each message, in the model's tokens: a long chat

@@ -28,9 +28,10 @@ POOL = 2
 
 
 @pytest.fixture
-def server(fake_provider, django_db_blocker) -> Iterator[str]:
+def server(fake_provider, django_db_blocker, stream_path) -> Iterator[str]:
     port = free_port()
     env = server_env(
+        WHIZI_LEAN_STREAM="true" if stream_path == "lean" else "false",
         WHIZI_DB_POOL_MAX_SIZE=str(POOL), WHIZI_DB_POOL_TIMEOUT="1.5", WHIZI_CHAT_MODELS=MODEL,
         WHIZI_CHAT_TIMEOUT="3", WHIZI_CHAT_RETRIES="0", WHIZI_RATE_LIMITS_ENABLED="false",
         OPENAI_API_BASE=fake_provider.base_url, OPENAI_API_KEY="sk-fake",

@@ -20,7 +20,8 @@ from tests.chat.conftest import owner_of, post_json
 from tests.chat.test_page import _events, _stream
 from whizi.metrics import metric_total
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow,
+              pytest.mark.usefixtures("stream_path")]  # every test on both stream paths
 
 PRICED = "openai/gpt-4o-mini"  # litellm prices it; the fake provider answers for it
 HUGE = "openai/gpt-4.1-mini"  # a window of about a million tokens
@@ -188,12 +189,30 @@ def test_a_stream_that_breaks_is_an_error_event_counted_for_monitoring(fake_prov
         response, chunks = _stream({"content": "Hello", "model": PRICED})
 
     events = _events(b"".join(chunks))
-    assert [name for name, _ in events] == ["start", "token", "token", "error"]
+    names = [name for name, _ in events]
+    assert names[0] == "start" and set(names[1:-1]) == {"token"} and names[-1] == "error"
+    assert "".join(data for name, data in events if name == "token") == "one two "  # what came, kept
     assert events[-1][1]["retryable"] is True
     assert metric_total("whizi_chat_replies_total", **STREAM_FAILED) == before + 1
     problems = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert len(problems) == 1 and "failed: server" in problems[0] and "mid-stream" in problems[0]
     assert list(Message.objects.values_list("role", flat=True)) == ["user"]
+
+
+def test_a_fast_500_token_reply_reaches_the_page_in_far_fewer_events(fake_provider):
+    # One token a chunk, 4 ms apart (250 tokens a second): the page gets an event per
+    # 40 ms of text (WHIZI_STREAM_FLUSH_MS), not one per token.
+    words = [f"w{i} " for i in range(500)]
+    fake_provider.reply("gpt-4o-mini", "".join(words), chunks=500, chunk_latency=0.004)
+
+    response, chunks = _stream({"content": "Hello", "model": PRICED})
+
+    events = _events(b"".join(chunks))
+    tokens = [data for name, data in events if name == "token"]
+    assert "".join(tokens) == "".join(words)
+    assert 2 <= len(tokens) <= 100
+    assert events[-1][0] == "done"
+    assert Message.objects.get(role="assistant").content.strip() == "".join(words).strip()
 
 
 def test_the_chat_timeout_is_a_total_deadline_for_a_stream(fake_provider, settings):

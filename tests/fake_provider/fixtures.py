@@ -30,3 +30,11 @@ def fake_provider(
     monkeypatch.setenv("OPENAI_API_KEY", FAKE_API_KEY)
     yield provider
     provider.reset()  # ends requests still hanging, so none outlives its test
+
+
+@pytest.fixture(params=["lean", "litellm"])
+def stream_path(request: pytest.FixtureRequest, settings) -> str:
+    """Each test twice: streams read lean (whizi.llm.lean) and by litellm itself, so a
+    difference in behaviour between the two fails a test."""
+    settings.WHIZI_LEAN_STREAM = request.param == "lean"
+    return request.param

@@ -328,7 +328,7 @@ def test_stream_rate_limited_before_any_piece(fake_provider):
     assert caught.value.kind == "rate_limit"
 
 
-def test_astream_yields_pieces_and_times_out_on_a_hang(fake_provider):
+def test_astream_yields_pieces_and_times_out_on_a_hang(fake_provider, stream_path):
     fake_provider.reply(MODEL, "Hello there", chunks=1).hang(MODEL)
 
     async def collect(timeout: float):

@@ -17,7 +17,7 @@ from tests.fake_provider import ProviderServer
 from whizi.llm import ModelError, acomplete, astream, complete, model_display_name
 from whizi.llm.catalog import models_file_load
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("stream_path")]
 
 MESSAGES = [{"role": "user", "content": "Hi there"}]
 
@@ -166,6 +166,46 @@ def test_retries_of_a_hanging_model_stay_within_the_total_deadline(fake_provider
 
     assert caught.value.kind == "timeout"
     assert len(fake_provider.requests("stuck")) < 6  # the deadline ended it, not the retries
+
+
+def test_a_stream_that_fails_before_its_first_token_falls_back(fake_provider, models):
+    models(fast={"model": "openai/fast", "retries": 0, "fallbacks": ["careful"]},
+           careful={"model": "openai/careful"})
+    fake_provider.error_mid_stream("fast", "never seen", after_chunks=0)
+    fake_provider.reply("careful", "From the fallback, streamed.", chunks=3,
+                        usage={"prompt_tokens": 30, "completion_tokens": 5})
+
+    pieces, reply = streamed("fast")
+
+    assert "".join(pieces) == "From the fallback, streamed."
+    assert (reply.completion.model, reply.completion.output_tokens) == ("careful", 5)
+
+
+def test_a_stream_cut_after_its_first_tokens_is_a_server_failure(fake_provider):
+    fake_provider.drop_mid_stream("cut", "one two three four", after_chunks=2, chunks=4)
+    reply = astream(model="openai/cut", messages=MESSAGES, timeout=10)
+    received: list[str] = []
+
+    async def collect() -> None:
+        async for piece in reply:
+            received.append(piece)
+
+    with pytest.raises(ModelError) as caught:
+        asyncio.run(collect())
+
+    assert "".join(received) == "one two "  # what came before the cut was handed on
+    assert (caught.value.kind, caught.value.retryable) == ("server", True)
+    assert len(fake_provider.requests("cut")) == 1  # after the first token: no retry
+
+
+def test_openai_protocol_streams_are_read_lean_and_others_by_litellm(fake_provider, stream_path):
+    fake_provider.reply("lean", "Hello there.", chunks=2)
+
+    _, openai_protocol = streamed("openai/lean")
+    _, offline = streamed("whizi/offline")
+
+    assert openai_protocol.lean is (stream_path == "lean")
+    assert offline.lean is False  # a provider of another protocol keeps litellm's stream
 
 
 # ---------------------------------------------------------------- usage and cost

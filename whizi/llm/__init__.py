@@ -176,6 +176,8 @@ def _answered_by(response: Any, requested: ModelSpec) -> str:
 def _usage(usage: Any) -> tuple[int, int]:
     if usage is None:
         return 0, 0
+    if isinstance(usage, dict):  # a lean stream's final chunk, as the provider sent it
+        return int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
     return int(getattr(usage, "prompt_tokens", 0) or 0), int(getattr(usage, "completion_tokens", 0) or 0)
 
 
@@ -284,11 +286,13 @@ class ReplyStream:
         self.timeout = timeout
         self.params = params
         self.completion: Completion | None = None
+        self.lean = False  # read by whizi.llm.lean rather than by litellm's chunk models
 
     def __aiter__(self) -> AsyncIterator[str]:
         return self._pieces()
 
     async def _pieces(self) -> AsyncIterator[str]:
+        from whizi.llm.lean import LeanStream
         from whizi.llm.router import model_router
 
         loop = asyncio.get_running_loop()
@@ -302,19 +306,20 @@ class ReplyStream:
                 stream_options={"include_usage": True},
                 timeout=_attempt_timeout(self.spec, self.timeout), num_retries=_retries(self.spec),
                 **_call_params(self.spec, self.params)))
-            chunks = aiter(response)
-            while True:
-                # The deadline is kept around each read, never across a yield: the time
-                # the caller spends between pieces is on its own clock.
-                async with asyncio.timeout_at(deadline):
-                    chunk = await anext(chunks, None)
-                if chunk is None:
-                    break
-                usage = getattr(chunk, "usage", None) or usage
-                piece = chunk.choices[0].delta.content if chunk.choices else None
-                if piece:
+            if isinstance(response, LeanStream):
+                self.lean = True
+                # The deadline is kept around each network read, never across a yield: the
+                # time the caller spends between pieces is on its own clock.
+                async for piece in response.texts(deadline):
                     pieces.append(piece)
                     yield piece
+                usage = response.usage
+            else:
+                async for piece, usage_so_far in _litellm_pieces(response, deadline):
+                    usage = usage_so_far
+                    if piece:
+                        pieces.append(piece)
+                        yield piece
         except Exception as exc:
             raise model_error_from(exc, litellm_module()) from exc
         finally:
@@ -329,6 +334,19 @@ class ReplyStream:
         input_tokens, output_tokens = _usage(usage)
         return Completion(text=text, model=name, input_tokens=input_tokens, output_tokens=output_tokens,
                           cost=reply_cost(model_lookup(name), input_tokens, output_tokens))
+
+
+async def _litellm_pieces(response: Any, deadline: float) -> AsyncIterator[tuple[str, Any]]:
+    """(text, usage so far) of each chunk of litellm's own stream, each read within the deadline."""
+    chunks = aiter(response)
+    usage = None
+    while True:
+        async with asyncio.timeout_at(deadline):
+            chunk = await anext(chunks, None)
+        if chunk is None:
+            return
+        usage = getattr(chunk, "usage", None) or usage
+        yield (chunk.choices[0].delta.content if chunk.choices else None) or "", usage
 
 
 def astream(*, model: str, messages: list[dict[str, str]], timeout: float, **params: Any) -> ReplyStream:

@@ -71,19 +71,36 @@ def router_config() -> dict[str, Any]:
 
 def model_router() -> Any:
     """The process's Router for the current settings (built again only when they change)."""
-    from whizi.llm import litellm_module
+    from django.conf import settings
 
     config = router_config()
-    key = json.dumps(config, sort_keys=True, default=str)
+    lean = settings.WHIZI_LEAN_STREAM
+    key = json.dumps([config, lean], sort_keys=True, default=str)
     router = _routers.get(key)
     if router is None:
         with _lock:
             router = _routers.get(key)
             if router is None:
-                router = litellm_module().Router(**config)
+                router = _router_build(config, lean=lean)
                 _routers.clear()  # settings changed (tests): the old one is not used again
                 _routers[key] = router
     return router
+
+
+def _router_build(config: dict[str, Any], *, lean: bool) -> Any:
+    """litellm's Router; with `lean`, on the host that reads OpenAI-protocol streams lean
+    (whizi.llm.lean), the same routing, retries and fallbacks."""
+    from whizi.llm import litellm_module
+
+    litellm = litellm_module()
+    if not lean:
+        return litellm.Router(**config)
+    from litellm.router import router_arguments
+    from litellm.router_config import build_router_config
+
+    from whizi.llm.lean import StreamHost
+
+    return litellm.Router.from_config(build_router_config(router_arguments(**config)), StreamHost())
 
 
 def name_for_litellm_model(litellm_model: str, *, default: str) -> str:
