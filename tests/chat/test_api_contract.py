@@ -22,7 +22,7 @@ from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIRespo
 from chat.models import VoiceSession
 from memory.models import Memory
 from tests.chat.conftest import CHAT_A, api_client, owner_of
-from tests.memory.store_failures import memory_row_locked, memory_unreadable
+from tests.db_faults import memory_row_locked, memory_unreadable
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
