@@ -45,7 +45,7 @@ from chat.model_choice import chat_model_choose, model_reply_tokens
 from chat.models import Conversation, Message
 from chat.prompt import ChatRequest, chat_request_assemble
 from memory.models import MemoryPass
-from memory.passes import pass_asked_for, pass_queue_after_reply, pass_trigger_after_reply
+from memory.passes import Trigger, pass_asked_for, pass_request
 from memory.reading import MemoryRead
 from memory.tokens import count_tokens
 from whizi.db import db_release, db_step_queued
@@ -251,12 +251,11 @@ def chat_exchange_finish(*, exchange: Exchange, completion: Completion, streamed
         turns = conversation.messages.filter(id__lte=assistant.pk).count()
         read_already = exchange.replaces is not None and _passes_follow(
             removed_from=exchange.replaces, conversation=conversation, successor=assistant.pk)
-        due = pass_trigger_after_reply(user_asked=exchange.memory_asked, turns_after=turns) is not None
         try:
-            if due and not read_already:  # else no savepoint: most replies make no pass due
-                with transaction.atomic():
-                    pass_queue_after_reply(owner=owner, turns_after=turns, user_asked=exchange.memory_asked,
-                                           reply_id=assistant.pk, conversation_id=conversation.pk)
+            if not read_already:
+                trigger = Trigger.REQUEST if exchange.memory_asked else Trigger.CADENCE
+                pass_request(owner=owner, trigger=trigger, turns_after=turns, through_message_id=assistant.pk,
+                             conversation_id=conversation.pk)
         except DatabaseError:
             # The reply matters more than one pass; the next trigger rewrites the whole list.
             log.exception("could not queue a memory pass for conversation %s", conversation.pk)

@@ -12,7 +12,7 @@ from chat.errors import ChatInputError, ChatNotAllowed
 from chat.limits import VOICE_MAX_TURN_CHARS, VOICE_MAX_TURNS
 from chat.models import Message, VoiceSession, VoiceTurn
 from memory.models import MemoryPass
-from memory.passes import pass_queue
+from memory.passes import pass_request
 from memory.prompts import memory_system_message
 from memory.reading import MemoryRead
 from memory.store import MemorySnapshot
@@ -76,5 +76,5 @@ def voice_session_end(*, session: VoiceSession) -> MemoryPass | None:
         if locked.ended_at is None:
             locked.ended_at = timezone.now()
             locked.save(update_fields=["ended_at"])
-        return pass_queue(owner=Owner.of(locked), trigger=MemoryPass.Trigger.VOICE,
-                          voice_session_id=locked.pk)
+        return pass_request(owner=Owner.of(locked), trigger=MemoryPass.Trigger.VOICE,
+                            voice_session_id=locked.pk)

@@ -16,7 +16,7 @@ from accounts.models import Guest, Preference
 from accounts.owner import Owner
 from chat.models import Conversation, Project, VoiceSession
 from memory.models import MemoryPass
-from memory.passes import pass_queue_after_merge
+from memory.passes import Trigger, pass_request
 from memory.store import memory_merge_guest
 
 log = logging.getLogger(__name__)
@@ -82,7 +82,7 @@ def guest_merge_into_user(*, guest_id: uuid.UUID, user_id: int) -> GuestMerge | 
             rows = model.objects.filter(guest_id=guest_id)
             moved[str(model._meta.verbose_name_plural)] = rows.update(**changes)
         _merge_preference(guest_id=guest_id, user_id=user_id)
-        compaction = pass_queue_after_merge(owner=Owner(user_id=user_id), merge=memory)
+        compaction = pass_request(owner=Owner(user_id=user_id), trigger=Trigger.MERGE, merge=memory)
         # Memory (and anything else still hanging off the guest) cascades.
         guest.delete()
 

@@ -47,41 +47,51 @@ def pass_asked_for(user_text: str) -> bool:
     return is_memory_request(user_text)
 
 
-def pass_trigger_after_reply(*, user_asked: bool, turns_after: int) -> str | None:
-    """The trigger a reply makes due, if any (`turns_after`: turns including the reply)."""
-    if user_asked:
-        return Trigger.REQUEST
-    every = settings.WHIZI_MEMORY_PASS_TURNS
-    if turns_after // every > (turns_after - 2) // every:
-        return Trigger.CADENCE
-    return None
+def pass_request(*, owner: Owner, trigger: str, turns_after: int = 0, through_message_id: int | None = None,
+                 conversation_id: int | None = None, voice_session_id: int | None = None,
+                 merge: MemoryMerge | None = None) -> MemoryPass | None:
+    """The one answer to "does a pass run now?": record the pass `trigger` makes due (or
+    join the conversation's waiting one) and publish it after commit; None when none is due.
 
-
-def pass_queue(*, owner: Owner, trigger: str, through_message_id: int | None = None,
-               voice_session_id: int | None = None) -> MemoryPass | None:
-    """Record a pass for this trigger and publish it after commit; None when none is due.
-    A voice or merge pass never joins another (see the module's docstring)."""
-    if not settings.WHIZI_MEMORY_ENABLED:
+    After a reply, chat asks with REQUEST (pass_asked_for() of the message) or CADENCE,
+    with `turns_after` (turns including the reply), the reply as `through_message_id` and
+    its `conversation_id`; a voice session's end asks with VOICE and `voice_session_id`; a
+    guest merge asks with MERGE and its `merge`. The rules are the module docstring's.
+    """
+    if not settings.WHIZI_MEMORY_ENABLED or not _pass_due(
+            trigger=trigger, turns_after=turns_after, voice_session_id=voice_session_id, merge=merge):
         return None
-    if trigger == Trigger.VOICE and MemoryPass.objects.filter(voice_session_id=voice_session_id).exists():
-        return None  # one pass per voice session, however often it is ended
-    memory_pass = MemoryPass.objects.create(
-        **owner.lookup, trigger=trigger, through_message_id=through_message_id,
-        voice_session_id=voice_session_id,
-    )
-    pass_publish_on_commit(memory_pass.pk)
-    return memory_pass
+    if conversation_id is None:  # a voice or merge pass never joins another
+        memory_pass = MemoryPass.objects.create(
+            **owner.lookup, trigger=trigger, through_message_id=through_message_id,
+            voice_session_id=voice_session_id,
+        )
+        pass_publish_on_commit(memory_pass.pk)
+        return memory_pass
+    # A savepoint only when a pass is due (most replies make none): a database error here
+    # undoes the pass alone, and the caller decides whether its own work goes on.
+    with transaction.atomic():
+        return _pass_join_or_record(owner=owner, trigger=trigger, conversation_id=conversation_id,
+                                    through_message_id=through_message_id)
 
 
-def pass_queue_after_reply(*, owner: Owner, user_asked: bool, turns_after: int, reply_id: int,
-                           conversation_id: int) -> MemoryPass | None:
-    """After a reply is saved: the pass the exchange made due, if any, recorded or joined
-    to the conversation's waiting pass (`user_asked`: pass_asked_for() of the message)."""
-    trigger = pass_trigger_after_reply(user_asked=user_asked, turns_after=turns_after)
-    if trigger is None or not settings.WHIZI_MEMORY_ENABLED:
-        return None
+def _pass_due(*, trigger: str, turns_after: int, voice_session_id: int | None,
+              merge: MemoryMerge | None) -> bool:
+    if trigger == Trigger.CADENCE:  # the exchange crossed a multiple of the cadence
+        every = settings.WHIZI_MEMORY_PASS_TURNS
+        return turns_after // every > (turns_after - 2) // every
+    if trigger == Trigger.VOICE:  # one pass per voice session, however often it is ended
+        return not MemoryPass.objects.filter(voice_session_id=voice_session_id).exists()
+    if trigger == Trigger.MERGE:  # a compaction only when the merged list went over the cap
+        return merge is not None and merge.over_budget
+    return True  # the user asked
+
+
+def _pass_join_or_record(*, owner: Owner, trigger: str, conversation_id: int,
+                         through_message_id: int) -> MemoryPass:
     for round_ in range(JOIN_ROUNDS):
-        joined = _pass_join(conversation_id=conversation_id, trigger=trigger, reply_id=reply_id)
+        joined = _pass_join(conversation_id=conversation_id, trigger=trigger,
+                            through_message_id=through_message_id)
         if joined is not None:
             return joined
         try:
@@ -89,14 +99,14 @@ def pass_queue_after_reply(*, owner: Owner, user_asked: bool, turns_after: int, 
             # place first, only this insert is undone, and the next round joins that pass.
             with transaction.atomic():
                 return _pass_record_waiting(owner=owner, conversation_id=conversation_id,
-                                            trigger=trigger, reply_id=reply_id)
+                                            trigger=trigger, through_message_id=through_message_id)
         except IntegrityError:
             if round_ == JOIN_ROUNDS - 1:
                 raise
-    return None  # not reached: the last round returns or raises
+    raise AssertionError("not reached: the last round returns or raises")
 
 
-def _pass_join(*, conversation_id: int, trigger: str, reply_id: int) -> MemoryPass | None:
+def _pass_join(*, conversation_id: int, trigger: str, through_message_id: int) -> MemoryPass | None:
     """Join the conversation's pass that is queued and not yet started, if there is one.
 
     One filtered UPDATE decides, race-safely: a worker claims a pass with a filtered
@@ -107,10 +117,10 @@ def _pass_join(*, conversation_id: int, trigger: str, reply_id: int) -> MemoryPa
     replies commit in. A retried pass (queued again, started_at set) is never joined: its
     retry may be minutes away.
     """
+    through = Value(through_message_id, output_field=BigIntegerField())
     updates: dict[str, object] = {
-        "through_message_id": Greatest("through_message_id", Value(reply_id, output_field=BigIntegerField())),
-        "first_through_message_id": Least("first_through_message_id",
-                                          Value(reply_id, output_field=BigIntegerField())),
+        "through_message_id": Greatest("through_message_id", through),
+        "first_through_message_id": Least("first_through_message_id", through),
     }
     if trigger == Trigger.REQUEST:
         updates["trigger"] = Trigger.REQUEST
@@ -121,23 +131,17 @@ def _pass_join(*, conversation_id: int, trigger: str, reply_id: int) -> MemoryPa
     return waiting.first()  # the row stays locked by the UPDATE until the caller commits
 
 
-def _pass_record_waiting(*, owner: Owner, conversation_id: int, trigger: str, reply_id: int) -> MemoryPass:
+def _pass_record_waiting(*, owner: Owner, conversation_id: int, trigger: str,
+                         through_message_id: int) -> MemoryPass:
     # The database lets one chat pass per conversation wait (a partial unique index, see
     # MemoryPass.Meta): two replies recording at once cannot both insert, the second
     # waits for the first to commit and then fails here, and joins it.
     memory_pass = MemoryPass.objects.create(
-        **owner.lookup, trigger=trigger, through_message_id=reply_id, first_through_message_id=reply_id,
-        conversation_id=conversation_id,
+        **owner.lookup, trigger=trigger, through_message_id=through_message_id,
+        first_through_message_id=through_message_id, conversation_id=conversation_id,
     )
     pass_publish_on_commit(memory_pass.pk)
     return memory_pass
-
-
-def pass_queue_after_merge(*, owner: Owner, merge: MemoryMerge) -> MemoryPass | None:
-    """After a guest merge: a compaction pass when the merged list went over the cap."""
-    if not merge.over_budget:
-        return None
-    return pass_queue(owner=owner, trigger=Trigger.MERGE)
 
 
 def pass_publish(pass_id: int) -> None:
