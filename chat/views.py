@@ -100,15 +100,20 @@ def _mark_last(messages: list[Message]) -> None:
         messages[-1].can_regenerate = True
 
 
+def _messages_decorate(messages: list[Message]) -> None:
+    """What the page shows beside each message: its reply's memory mark, the model's name."""
+    marks = pass_marks(reply_ids=[m.pk for m in messages if m.role == Message.Role.ASSISTANT])
+    for message in messages:
+        message.memory_mark = marks.get(message.pk)
+        message.model_label = model_display_name(message.model) if message.model else ""
+
+
 def _page_context(request: HttpRequest, owner: Owner | None, *, conversation: Conversation | None = None,
                   project: Project | None = None, **extra: object) -> dict[str, object]:
     messages: list[Message] = []
     if conversation is not None:
         messages = list(conversation.messages.all())
-        marks = pass_marks(reply_ids=[m.pk for m in messages if m.role == Message.Role.ASSISTANT])
-        for message in messages:
-            message.memory_mark = marks.get(message.pk)
-            message.model_label = model_display_name(message.model) if message.model else ""
+        _messages_decorate(messages)
         _mark_last(messages)
         project = conversation.project
     current_model = conversation.model if conversation is not None else None
@@ -293,8 +298,7 @@ def _finish_stream(request: HttpRequest, exchange: Exchange, completion: Complet
     reply = chat_exchange_finish(exchange=exchange, completion=completion, streamed=True)
     chat = exchange.conversation
     message = reply.assistant_message
-    message.memory_mark = pass_marks(reply_ids=[message.pk]).get(message.pk)
-    message.model_label = model_display_name(message.model)
+    _messages_decorate([message])
     user_message = reply.user_message
     _mark_last([user_message, message])
     message_html = render_to_string("chat/home.html#message",
@@ -400,7 +404,7 @@ def memory_mark(request: HttpRequest, conversation_id: int, message_id: int) -> 
     """
     chat = conversation_for_owner(owner=owner_for_lookup(request), conversation_id=conversation_id)
     message = get_object_or_404(chat.messages, pk=message_id, role=Message.Role.ASSISTANT)
-    message.memory_mark = pass_marks(reply_ids=[message.pk]).get(message.pk)
+    _messages_decorate([message])
     html = render_to_string("chat/home.html#memory-mark", {"conversation": chat, "message": message},
                             request=request)
     if message.memory_mark == "pending":

@@ -9,7 +9,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.owner import owner_for_read, owner_for_write
-from accounts.preferences import chat_models, preference_read, preference_save
+from accounts.preferences import preference_read, preference_save, preferred_chat_model
 from lifecycle.cleanup import guest_delete
 from lifecycle.forms import PreferencesForm
 from lifecycle.guest_offer import OfferAnswer, guest_offer_add, guest_offer_forget, guest_offered
@@ -35,10 +35,9 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             return redirect("lifecycle:settings")
         status = 400
     else:
-        saved = preference_read(owner=owner_for_read(request))
-        form = PreferencesForm(
-            initial={"language": saved.language, "chat_model": saved.chat_model or chat_models()[0]}
-        )
+        owner = owner_for_read(request)
+        form = PreferencesForm(initial={"language": preference_read(owner=owner).language,
+                                        "chat_model": preferred_chat_model(owner=owner)})
         status = 200
     context = {
         "form": form,

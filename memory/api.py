@@ -13,7 +13,7 @@ from ninja.decorators import decorate_view
 from accounts.owner import owner_for_read
 from accounts.ratelimit import rate_limited
 from memory import texts
-from memory.store import EMPTY, MemoryClearFailed, MemoryUnavailable, memory_clear, memory_read
+from memory.services import MemoryClearFailed, MemoryUnavailable, memory_settings_clear, memory_settings_read
 from whizi.api import refusals
 from whizi.http import json_error
 
@@ -55,7 +55,7 @@ def memory_get(request: HttpRequest) -> dict[str, object] | HttpResponse:
     was changed)."""
     owner = owner_for_read(request)
     try:
-        snapshot = memory_read(owner=owner) if owner is not None else EMPTY
+        snapshot = memory_settings_read(owner=owner)
     except MemoryUnavailable:
         return json_error(503, texts.READ_FAILED_TITLE, texts.READ_FAILED)
     return {"facts": list(snapshot.lines), "count": snapshot.count, "tokens": snapshot.tokens,
@@ -73,8 +73,7 @@ def memory_delete(request: HttpRequest) -> dict[str, str] | HttpResponse:
     there, and clearing again works)."""
     owner = owner_for_read(request)
     try:
-        if owner is not None:  # a visitor with no guest has nothing to clear
-            memory_clear(owner=owner)
+        memory_settings_clear(owner=owner)
     except MemoryClearFailed:
         return json_error(503, texts.CLEAR_FAILED_TITLE, texts.CLEAR_FAILED)
     return {"title": str(texts.CLEARED_TITLE), "message": str(texts.CLEARED_MESSAGE)}

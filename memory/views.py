@@ -16,14 +16,14 @@ from django_htmx.http import reswap, retarget
 from accounts.owner import Owner, owner_for_read
 from accounts.ratelimit import rate_limited
 from memory import texts
-from memory.store import EMPTY, MemoryClearFailed, MemoryUnavailable, memory_clear, memory_read
+from memory.services import MemoryClearFailed, MemoryUnavailable, memory_settings_clear, memory_settings_read
 
 
 def memory_block_context(*, owner: Owner | None, expanded: bool) -> dict[str, object]:
     """What the memory block shows: the saved list (open or closed), or that it can't be read.
     A visitor with no guest yet (owner None) has nothing saved."""
     try:
-        snapshot = memory_read(owner=owner) if owner is not None else EMPTY
+        snapshot = memory_settings_read(owner=owner)
     except MemoryUnavailable:
         return {"memory": None, "memory_unavailable": True, "memory_expanded": False}
     return {
@@ -67,8 +67,7 @@ def memory_clear_page(request: HttpRequest) -> HttpResponse:
         return render(request, "memory/confirm.html")
     owner = owner_for_read(request)
     try:
-        if owner is not None:  # a visitor with no guest has nothing to clear
-            memory_clear(owner=owner)
+        memory_settings_clear(owner=owner)
     except MemoryClearFailed:
         if request.htmx:
             response = render(request, "memory/list.html#clear-error", {"clear_failed": True}, status=503)
