@@ -43,7 +43,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "whizi.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")  # the scripted model
 
 from bench.stack import (  # noqa: E402
     Process,

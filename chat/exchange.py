@@ -85,7 +85,6 @@ class ChatReply:
     user_message: Message
     assistant_message: Message
     turns: int
-    memory_attached: bool
 
 
 def chat_exchange_open(*, conversation: Conversation, content: object,
@@ -261,8 +260,7 @@ def chat_exchange_finish(*, exchange: Exchange, completion: Completion, streamed
             log.exception("could not queue a memory pass for conversation %s", conversation.pk)
     metric_chat_reply(model=exchange.model, streamed=streamed, outcome="ok")
     return ChatReply(conversation=conversation, user_message=exchange.user_message,
-                     assistant_message=assistant, turns=turns,
-                     memory_attached=exchange.request.memory_attached)
+                     assistant_message=assistant, turns=turns)
 
 
 async def chat_reply_async(*, begin: Callable[[], Exchange]) -> ChatReply:

@@ -9,7 +9,6 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, transaction
 
-from accounts.cache import OwnerCacheUnavailable, owner_cache_delete
 from accounts.models import Preference
 from accounts.owner import Owner
 from chat.models import Conversation, Message, Project, VoiceSession, VoiceTurn
@@ -86,7 +85,6 @@ def account_contents(*, user_id: int) -> dict[str, int]:
 @dataclass(frozen=True)
 class AccountDeletion:
     removed: dict[str, int]
-    cache_entries: int | None  # None: the cache could not be reached
 
 
 class AccountDeleteFailed(Exception):
@@ -129,8 +127,8 @@ def account_delete(*, user_id: int) -> AccountDeletion:
     back: its compare-and-swap finds no Memory row, and a new row for a user that no
     longer exists fails its foreign key. A chat, voice or merge request under way holds
     the user row (accounts.locks) and finishes before the delete, or finds the account
-    gone after it (a 404). Cache entries named by accounts.cache.owner_cache_key go
-    after the rows. Raises AccountNotFound (already gone) or AccountDeleteFailed.
+    gone after it (a 404). Nothing is cached per owner, so the rows are all there is.
+    Raises AccountNotFound (already gone) or AccountDeleteFailed.
     """
     for attempt in range(1, DELETE_ATTEMPTS + 1):
         try:
@@ -145,9 +143,5 @@ def account_delete(*, user_id: int) -> AccountDeletion:
                 ) from exc
             log.warning("deleting account %s: %s, attempt %s of %s; trying again", user_id, cause,
                         attempt, DELETE_ATTEMPTS)
-    try:
-        cache_entries: int | None = owner_cache_delete(owners=[Owner(user_id=user_id)])
-    except OwnerCacheUnavailable:
-        cache_entries = None
     log.info("account %s deleted", user_id)
-    return AccountDeletion(removed=_removed_report(counts), cache_entries=cache_entries)
+    return AccountDeletion(removed=_removed_report(counts))
