@@ -28,7 +28,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
-from accounts.owner import Owner, owner_for_lookup, owner_for_read, owner_for_write
+from accounts.owner import Owner, owner_for_lookup, owner_for_write, owner_seen
 from accounts.preferences import chat_models
 from accounts.ratelimit import rate_limited
 from chat.admission import chat_start_admit
@@ -142,7 +142,7 @@ def _page_context(request: HttpRequest, owner: Owner | None, *, conversation: Co
 @ensure_csrf_cookie
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    owner = owner_for_read(request)
+    owner = owner_seen(request)
     project = _get_project_for_owner(owner, request.GET.get("project"))
     return render(request, "chat/home.html", _page_context(request, owner, project=project))
 
@@ -190,7 +190,7 @@ def project_new(request: HttpRequest) -> HttpResponse:
                                       instructions=request.POST.get("instructions", ""))
         project = project_create(owner=owner_for_write(request), **fields)
     except ChatInputError as exc:
-        context = _page_context(request, owner_for_read(request), project_error=exc.message,
+        context = _page_context(request, owner_seen(request), project_error=exc.message,
                                 project_form=request.POST, show_project_form=True)
         return render(request, "chat/home.html", context, status=400)
     return redirect(f"{reverse('chat:home')}?project={project.pk}", permanent=False)
@@ -210,8 +210,8 @@ def _conversation_for_send(request: HttpRequest) -> Conversation:
                                       conversation_id=request.POST["conversation"])
     if request.POST.get("regenerate") or request.POST.get("edit"):
         raise Http404  # both name a message of a conversation
-    chat_model_choose(requested=model, owner=owner_for_read(request))
-    project = _get_project_for_owner(owner_for_read(request), request.POST.get("project"))
+    chat_model_choose(requested=model, owner=owner_seen(request))
+    project = _get_project_for_owner(owner_seen(request), request.POST.get("project"))
     owner = owner_for_write(request)
     return conversation_start(owner=owner, model=model, project=project)
 
@@ -237,7 +237,7 @@ def send(request: HttpRequest) -> HttpResponse:
     try:
         reply = async_to_sync(chat_reply_async)(begin=lambda: _exchange_open(request))
     except ChatInputError as exc:
-        owner = owner_for_read(request)
+        owner = owner_seen(request)
         chat = None
         if request.POST.get("conversation"):
             chat = conversation_for_owner(owner=owner_for_lookup(request),
@@ -276,7 +276,7 @@ def _begin_stream(request: HttpRequest) -> tuple[Exchange, ListHead] | JsonRespo
     """The first database step of send_stream: who, where, check, save, assemble; and the
     side column's newest chat before the send moves this one to the top."""
     try:
-        head = conversation_list_head(owner=owner_for_read(request))
+        head = conversation_list_head(owner=owner_seen(request))
         return _exchange_open(request), head
     except ChatInputError as exc:
         return JsonResponse(

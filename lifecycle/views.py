@@ -8,7 +8,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.owner import owner_for_read, owner_for_write
+from accounts.owner import owner_for_write, owner_seen
 from accounts.preferences import preference_read, preference_save, preferred_chat_model
 from lifecycle.cleanup import guest_delete
 from lifecycle.forms import PreferencesForm
@@ -35,13 +35,13 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             return redirect("lifecycle:settings")
         status = 400
     else:
-        owner = owner_for_read(request)
+        owner = owner_seen(request)
         form = PreferencesForm(initial={"language": preference_read(owner=owner).language,
                                         "chat_model": preferred_chat_model(owner=owner)})
         status = 200
     context = {
         "form": form,
-        **memory_block_context(owner=owner_for_read(request), expanded=request.GET.get("memory") == "open"),
+        **memory_block_context(owner=owner_seen(request), expanded=request.GET.get("memory") == "open"),
     }
     return render(request, "settings/page.html", context, status=status)
 

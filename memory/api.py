@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Router, Schema
 from ninja.decorators import decorate_view
 
-from accounts.owner import owner_for_read
+from accounts.owner import owner_seen
 from accounts.ratelimit import rate_limited
 from memory import texts
 from memory.services import MemoryClearFailed, MemoryUnavailable, memory_settings_clear, memory_settings_read
@@ -53,7 +53,7 @@ class MemoryClearedOut(Schema):
 def memory_get(request: HttpRequest) -> dict[str, object] | HttpResponse:
     """The saved facts, with the alert's wording; 503 when memory cannot be read (nothing
     was changed)."""
-    owner = owner_for_read(request)
+    owner = owner_seen(request)
     try:
         snapshot = memory_settings_read(owner=owner)
     except MemoryUnavailable:
@@ -71,7 +71,7 @@ def memory_get(request: HttpRequest) -> dict[str, object] | HttpResponse:
 def memory_delete(request: HttpRequest) -> dict[str, str] | HttpResponse:
     """Clear every saved fact, everywhere; 503 when the clear failed (the list is still
     there, and clearing again works)."""
-    owner = owner_for_read(request)
+    owner = owner_seen(request)
     try:
         memory_settings_clear(owner=owner)
     except MemoryClearFailed:

@@ -20,7 +20,8 @@ from memory.apply import Applied, Context, answer_apply
 from memory.budget import trim_to_budget
 from memory.models import MemoryPass
 from memory.parse import Answer, AnswerError, parse_answer
-from memory.prompts import Turn, compaction_messages
+from memory.prompts import compaction_messages
+from memory.sources import Turn
 from memory.tokens import count_list_tokens, count_tokens
 from memory.window import messages_tokens, pass_input, pass_window
 from whizi import llm

@@ -23,9 +23,8 @@ from django.utils import timezone
 from accounts.owner import Owner
 from memory.compute import Meter, Outcome, PassResult, pass_compute
 from memory.models import MemoryPass
-from memory.prompts import Turn
-from memory.sources import pass_source, pass_turns
-from memory.store import MemoryState, memory_save, memory_state_for_pass, memory_state_reload
+from memory.sources import Turn, pass_source, pass_turns
+from memory.store import MemoryState, memory_save, memory_state_get_or_create, memory_state_reload
 from whizi.metrics import (
     metric_memory_pass,
     metric_memory_pass_retry,
@@ -211,7 +210,7 @@ class _PassRun:
             # everything else. Follow it there and run again on the account's list.
             moved_to = _current_owner(self.memory_pass.pk)
             if moved_to not in (None, Owner.of(self.memory_pass)):
-                fresh = memory_state_for_pass(owner=moved_to)
+                fresh = memory_state_get_or_create(owner=moved_to)
             if fresh is None:
                 return self.finish(Outcome.DISCARDED, error="owner_gone", lines_after=0)
             self.memory_pass = MemoryPass.objects.get(pk=self.memory_pass.pk)
@@ -249,7 +248,7 @@ def pass_run(*, pass_id: int, redelivered: bool = False) -> PassReport | None:
     if memory_pass.attempts > MAX_CLAIMS:
         # Delivered over and over (a worker dying mid-pass each time): stop here.
         return run.finish(Outcome.FAILED, error="attempts")
-    state = memory_state_for_pass(owner=Owner.of(memory_pass))
+    state = memory_state_get_or_create(owner=Owner.of(memory_pass))
     if state is None:
         return run.finish(Outcome.DISCARDED, error="owner_gone")
     run.read(state)

@@ -116,8 +116,8 @@ class MemoryState:
 _STATE_FIELDS = ("pk", "lines", "version", "epoch", "cleared_at")
 
 
-def memory_state_for_pass(*, owner: Owner) -> MemoryState | None:
-    """The owner's row (created empty on first use); None when the owner is gone."""
+def memory_state_get_or_create(*, owner: Owner) -> MemoryState | None:
+    """The owner's row, created empty when it has none; None when the owner is gone."""
     try:
         memory, _ = Memory.objects.get_or_create(**owner.lookup)
     except IntegrityError:

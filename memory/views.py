@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget
 
-from accounts.owner import Owner, owner_for_read
+from accounts.owner import Owner, owner_seen
 from accounts.ratelimit import rate_limited
 from memory import texts
 from memory.services import MemoryClearFailed, MemoryUnavailable, memory_settings_clear, memory_settings_read
@@ -46,7 +46,7 @@ def memory_panel(request: HttpRequest) -> HttpResponse:
     expanded = request.GET.get("memory") == "open"
     if not request.htmx:
         return redirect(_settings_url(expanded=expanded))
-    owner = owner_for_read(request)
+    owner = owner_seen(request)
     return render(request, "memory/panel.html", memory_block_context(owner=owner, expanded=expanded))
 
 
@@ -65,7 +65,7 @@ def memory_clear_page(request: HttpRequest) -> HttpResponse:
     """
     if request.method == "GET":
         return render(request, "memory/confirm.html")
-    owner = owner_for_read(request)
+    owner = owner_seen(request)
     try:
         memory_settings_clear(owner=owner)
     except MemoryClearFailed:
