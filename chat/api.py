@@ -35,8 +35,7 @@ from chat.limits import MAX_MESSAGE_CHARS, MAX_RENAMED_TITLE_CHARS, MAX_SEARCH_C
 from chat.model_choice import chat_model_choose
 from chat.models import Conversation, Message, VoiceSession
 from chat.voice import voice_instructions, voice_session_end, voice_session_open, voice_turn_add
-from memory.api import MemoryMarkOut
-from memory.selectors import pass_marks_json
+from memory.selectors import MemoryMarkOut, pass_marks_json
 from whizi.api import Timestamp, api_body, refusals
 from whizi.db import db_step
 from whizi.http import ApiError

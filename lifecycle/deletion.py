@@ -12,7 +12,8 @@ from django.db import DatabaseError, transaction
 from accounts.models import Preference
 from accounts.owner import Owner
 from chat.models import Conversation, Message, Project, VoiceSession, VoiceTurn
-from memory.models import Memory, MemoryPass
+from memory.selectors import memory_contents_count
+from memory.services import memory_lock
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +71,7 @@ def account_contents(*, user_id: int) -> dict[str, int]:
     owner = Owner(user_id=user_id)
     counts = {
         "auth.User": 1,
-        "memory.Memory": Memory.objects.filter(user_id=user_id).count(),
-        "memory.MemoryPass": MemoryPass.objects.for_owner(owner).count(),
+        **memory_contents_count(owner=owner),
         "chat.Conversation": Conversation.objects.for_owner(owner).count(),
         "chat.Message": Message.objects.filter(conversation__user_id=user_id).count(),
         "chat.Project": Project.objects.for_owner(owner).count(),
@@ -114,7 +114,7 @@ def _delete_rows(user_id: int) -> dict[str, int]:
         user = User.objects.select_for_update().filter(pk=user_id).first()
         if user is None:
             raise AccountNotFound(f"No account has the id {user_id} (it was deleted meanwhile).")
-        list(Memory.objects.select_for_update().filter(user_id=user_id).values_list("pk"))
+        memory_lock(owner=Owner(user_id=user_id))
         _, counts = user.delete()
     return counts
 

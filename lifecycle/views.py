@@ -13,9 +13,7 @@ from accounts.preferences import preference_read, preference_save, preferred_cha
 from lifecycle.cleanup import guest_delete
 from lifecycle.forms import PreferencesForm
 from lifecycle.guest_offer import OfferAnswer, guest_offer_add, guest_offer_forget, guest_offered
-from memory import texts as memory_texts
-from memory.store import MemoryUnavailable
-from memory.views import memory_block_context
+from memory.services import MemoryUnavailable, memory_block_context, memory_read_failed_text
 
 
 @never_cache
@@ -67,7 +65,7 @@ def guest_offer_add_form(request: HttpRequest) -> HttpResponse:
         answer = guest_offer_add(guest_id=guest_id, user_id=request.user.pk,
                                  digest=request.POST.get("offer", ""))
     except MemoryUnavailable:
-        messages.error(request, memory_texts.READ_FAILED)
+        messages.error(request, memory_read_failed_text())
         return _back(request)
     if answer is OfferAnswer.CHANGED:
         # Shown again as it is now: nothing is added that the person has not seen.

@@ -25,7 +25,7 @@ from __future__ import annotations
 from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import BigIntegerField, Value
+from django.db.models import BigIntegerField, Q, Value
 from django.db.models.functions import Greatest, Least
 
 from accounts.owner import Owner
@@ -142,6 +142,21 @@ def _pass_record_waiting(*, owner: Owner, conversation_id: int, trigger: str,
     )
     pass_publish_on_commit(memory_pass.pk)
     return memory_pass
+
+
+def pass_follow_removed(*, conversation_id: int, removed_from: int, successor: int) -> bool:
+    """Messages from `removed_from` on were removed (an edit, a regenerate): the passes
+    that were to read through one and have not started read through `successor` instead.
+    True when any pass had read, or was to read, a removed message."""
+    covering = MemoryPass.objects.filter(conversation_id=conversation_id).filter(
+        Q(through_message_id__gte=removed_from) | Q(first_through_message_id__gte=removed_from))
+    covered = covering.exists()
+    # Only passes still queued (waiting, or waiting for a retry): one a worker is
+    # running read its turns when it started.
+    waiting = covering.filter(status=MemoryPass.Status.QUEUED)
+    waiting.filter(through_message_id__gte=removed_from).update(through_message_id=successor)
+    waiting.filter(first_through_message_id__gte=removed_from).update(first_through_message_id=successor)
+    return covered
 
 
 def pass_publish(pass_id: int) -> None:

@@ -13,24 +13,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget
 
-from accounts.owner import Owner, owner_seen
+from accounts.owner import owner_seen
 from accounts.ratelimit import rate_limited
 from memory import texts
-from memory.services import MemoryClearFailed, MemoryUnavailable, memory_settings_clear, memory_settings_read
-
-
-def memory_block_context(*, owner: Owner | None, expanded: bool) -> dict[str, object]:
-    """What the memory block shows: the saved list (open or closed), or that it can't be read.
-    A visitor with no guest yet (owner None) has nothing saved."""
-    try:
-        snapshot = memory_settings_read(owner=owner)
-    except MemoryUnavailable:
-        return {"memory": None, "memory_unavailable": True, "memory_expanded": False}
-    return {
-        "memory": snapshot,
-        "memory_unavailable": False,
-        "memory_expanded": expanded and snapshot.count > 0,
-    }
+from memory.services import MemoryClearFailed, memory_block_context, memory_settings_clear
 
 
 def _settings_url(*, expanded: bool) -> str:
