@@ -1,23 +1,10 @@
-"""When a memory pass runs (docs/DESIGN.md §2.3), in one place.
-
-- after a reply, when the user's message asks Whizi to remember or forget something
-  ("request"), else when the conversation crosses a multiple of 6 turns ("cadence");
-- once at the end of a voice session, over its whole transcript ("voice");
-- after a guest's list merged into an account's went over the 2,000-token cap (it is
-  stored trimmed to the cap): a compaction toward the 1,500 target ("merge");
-- never while the operator switch WHIZI_MEMORY_ENABLED is off.
+"""When a memory pass runs: the rules are docs/DESIGN.md §2.3 (cadence, request, voice
+once, merge over the cap, the operator switch, one waiting pass per conversation), and
+pass_request is their one home.
 
 A pass is recorded as a MemoryPass row in the caller's transaction and published to the
 worker only after it commits. The row is the record and the broker message only the
 nudge: a publish that fails is picked up by the sweep (memory.sweep).
-
-At most one chat pass per conversation waits for a worker. A reply that makes a pass due
-while the conversation already has one queued and not yet started joins it instead of
-recording another: the waiting pass now runs through the newer reply (and becomes a
-request pass if the new one is). The pass reads the 6 turns through the reply it was first
-recorded for and every turn after it (memory.sources), so joining drops no turn a separate
-pass would have read, and one owner sending many messages adds one pass to the queue,
-not one per message.
 """
 
 from __future__ import annotations
@@ -56,7 +43,7 @@ def pass_request(*, owner: Owner, trigger: str, turns_after: int = 0, through_me
     After a reply, chat asks with REQUEST (pass_asked_for() of the message) or CADENCE,
     with `turns_after` (turns including the reply), the reply as `through_message_id` and
     its `conversation_id`; a voice session's end asks with VOICE and `voice_session_id`; a
-    guest merge asks with MERGE and its `merge`. The rules are the module docstring's.
+    guest merge asks with MERGE and its `merge` (docs/DESIGN.md §2.3).
     """
     if not settings.WHIZI_MEMORY_ENABLED or not _pass_due(
             trigger=trigger, turns_after=turns_after, voice_session_id=voice_session_id, merge=merge):
