@@ -9,6 +9,7 @@ from chat.exchange import chat_exchange_begin, chat_reply
 from chat.model_choice import DEFAULT_CONTEXT_TOKENS, model_context_tokens
 from chat.models import Conversation, Message, Project
 from chat.prompt import BASE_SYSTEM_PROMPT, MESSAGE_OVERHEAD_TOKENS
+from memory.prompts import memory_absent_rules
 from memory.tokens import count_tokens
 from tests.chat.conftest import (
     CHAT_A,
@@ -157,7 +158,8 @@ def test_no_memory_block_is_sent_when_nothing_is_remembered(guest, script_a):
 
     [call] = script_a.calls()
     assert memory_messages(call) == []
-    assert system_messages(call) == [BASE_SYSTEM_PROMPT]
+    # One system message: the base prompt, which then says how memory works itself.
+    assert system_messages(call) == [f"{BASE_SYSTEM_PROMPT}\n\n{memory_absent_rules()}"]
 
 
 def test_the_history_is_trimmed_to_the_models_budget_newest_kept(guest):
