@@ -21,7 +21,7 @@ from memory.store import MemorySnapshot
 EXCHANGES = Path(__file__).resolve().parent / "eval_honesty" / "exchanges.json"
 PROMPT_DIGESTS = "PROMPTS.sha256"
 # Files an answers folder may hold besides one answer per exchange (and its prompt).
-ANSWERS_EXTRAS = frozenset({PROMPT_DIGESTS, "README.md"})
+ANSWERS_EXTRAS = frozenset({PROMPT_DIGESTS, "README.md", "MODEL.txt"})
 LANGUAGES = ("en", "vi", "zh", "ja", "ko", "ms")
 _ID = re.compile(r"^x\d{2,3}$")
 

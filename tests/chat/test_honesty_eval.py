@@ -135,3 +135,13 @@ def test_a_bad_exchange_file_is_a_clear_error_and_writes_nothing(tmp_path):
     with pytest.raises(CommandError, match="exchange x01: 'rubric' must not be empty"):
         call_command("chat_honesty", "render", "--out", str(tmp_path / "out"), "--exchanges", str(bad))
     assert not (tmp_path / "out").exists()
+
+
+def test_the_recorded_answers_were_given_to_the_prompts_the_product_sends_now(settings):
+    """A change to what the chat model is told makes the recorded answers stale: they must
+    be recorded again, blind (tests/chat/honesty_answers/README.md), before this passes."""
+    recorded = Path(settings.BASE_DIR) / "tests" / "chat" / "honesty_answers"
+
+    said = _check(recorded)
+
+    assert f"{len(exchanges_load())} answers, recorded against the current prompts" in said
