@@ -13,7 +13,7 @@ from chat.limits import VOICE_MAX_TURN_CHARS, VOICE_MAX_TURNS
 from chat.models import Message, VoiceSession, VoiceTurn
 from memory.models import MemoryPass
 from memory.passes import pass_queue
-from memory.prompts import memory_system_message
+from memory.prompts import memory_absent_rules, memory_system_message
 from memory.reading import MemoryRead
 from memory.store import MemorySnapshot
 from whizi.text import storable_text
@@ -25,11 +25,10 @@ VOICE_SYSTEM_PROMPT = (
 
 
 def voice_instructions(*, snapshot: MemorySnapshot | None) -> str:
-    """The voice model's prompt: the voice rules plus the saved list, when it could be read."""
+    """The voice model's prompt: the voice rules plus the saved list, or, with none to show,
+    the same rules of how memory works (it saves nothing itself, knows no earlier talk)."""
     block = memory_system_message(snapshot.lines) if snapshot is not None else None
-    if block is None:
-        return VOICE_SYSTEM_PROMPT
-    return VOICE_SYSTEM_PROMPT + "\n\n" + block["content"]
+    return VOICE_SYSTEM_PROMPT + "\n\n" + (block["content"] if block is not None else memory_absent_rules())
 
 
 def voice_session_open(*, owner: Owner) -> tuple[VoiceSession, MemoryRead]:
