@@ -246,6 +246,18 @@ def message_list(request: HttpRequest, conversation_id: int,
             "before": older}
 
 
+@router.get("/conversations/{int:conversation_id}/messages/{int:message_id}/memory/",
+            response={200: MemoryMarkOut, **refusals(404)},
+            url_name="message_memory", summary="Read what memory did after a reply", tags=["messages"])
+def message_memory(request: HttpRequest, conversation_id: int, message_id: int) -> dict[str, object]:
+    """One reply's memory mark with the changes of its pass, as the chat page's mark opens to
+    them; ask again while it is pending or retrying. 404 for a message that is not the
+    owner's reply."""
+    chat = conversation_for_owner(owner=owner_for_lookup(request), conversation_id=conversation_id)
+    message = get_object_or_404(chat.messages, pk=message_id, role=Message.Role.ASSISTANT)
+    return pass_marks_json(reply_ids=[message.pk])[message.pk]
+
+
 # Chat fails open: Redis being down must not take chat down with it.
 @router.post("/conversations/{int:conversation_id}/messages/",
              response={200: ReplyOut, **refusals(400, 403, 404, 413, 415, 429, 502, 503, 504)},
