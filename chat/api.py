@@ -150,6 +150,8 @@ class MessageSendIn(Schema):
 
 class ReplyOut(Schema):
     reply: str
+    message_id: int = Field(description="The reply's id: ask /messages/<message_id>/memory/ for what the "
+                                        "memory pass after it did.")
     model: str
     turns: int = Field(description="Messages in the conversation, this reply included.")
 
@@ -276,8 +278,8 @@ async def message_send(request: HttpRequest, conversation_id: int,
         return chat_exchange_open(conversation=chat, content=payload.content, model=payload.model or None)
 
     reply = await chat_reply_async(begin=begin)
-    return {"reply": reply.assistant_message.content, "model": reply.assistant_message.model,
-            "turns": reply.turns}
+    return {"reply": reply.assistant_message.content, "message_id": reply.assistant_message.pk,
+            "model": reply.assistant_message.model, "turns": reply.turns}
 
 
 # ----------------------------------------------------------------------------- voice
