@@ -62,8 +62,8 @@ def _send(page, text: str) -> str:
 
 
 def _api_mark(page, reply_id: str) -> dict:
-    conversation = re.search(r"/c/(\d+)/", page.url).group(1)
-    answer = page.request.get(f"/api/conversations/{conversation}/messages/{reply_id}/memory/")
+    site, conversation = re.match(r"(https?://[^/]+)/c/(\d+)/", page.url).groups()
+    answer = page.request.get(f"{site}/api/conversations/{conversation}/messages/{reply_id}/memory/")
     assert answer.status == 200
     return answer.json()
 
