@@ -13,7 +13,7 @@ from accounts.cache import OwnerCacheUnavailable, owner_cache_delete
 from accounts.models import Preference
 from accounts.owner import Owner
 from chat.models import Conversation, Message, Project, VoiceSession, VoiceTurn
-from memory.models import Memory, MemoryPass
+from memory.models import Memory, MemoryChange, MemoryPass
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +48,7 @@ _REMOVED_NAMES = {
     "auth.User": "account",
     "memory.Memory": "memory rows",
     "memory.MemoryPass": "memory passes",
+    "memory.MemoryChange": "memory changes",
     "chat.Conversation": "conversations",
     "chat.Message": "messages",
     "chat.Project": "projects",
@@ -73,6 +74,7 @@ def account_contents(*, user_id: int) -> dict[str, int]:
         "auth.User": 1,
         "memory.Memory": Memory.objects.filter(user_id=user_id).count(),
         "memory.MemoryPass": MemoryPass.objects.for_owner(owner).count(),
+        "memory.MemoryChange": MemoryChange.objects.for_owner(owner).count(),
         "chat.Conversation": Conversation.objects.for_owner(owner).count(),
         "chat.Message": Message.objects.filter(conversation__user_id=user_id).count(),
         "chat.Project": Project.objects.for_owner(owner).count(),

@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.models import Preference
 from accounts.owner import Owner
 from chat.models import Conversation, Message, Project, VoiceSession, VoiceTurn
-from memory.models import Memory, MemoryPass
+from memory.models import Memory, MemoryChange, MemoryPass
 
 EXPORT_FORMAT = "whizi-account-export/1"
 # Rows fetched per round trip from the server-side cursor: large enough that a
@@ -117,6 +117,14 @@ def account_export(*, user: Any, out: Writable) -> AccountExport:
              "changes": p.changes, "input_tokens": p.input_tokens, "output_tokens": p.output_tokens,
              "cost": p.cost, "created_at": p.created_at, "finished_at": p.finished_at}
             for p in _rows(MemoryPass.objects.for_owner(owner))
+        ))
+        # What each pass changed, with the words: the owner's memory, like the list itself.
+        write("," + _json("memory_changes") + ":")
+        _write_array(write, (
+            {"id": c.id, "memory_pass": c.memory_pass_id, "reply": c.reply_id, "kind": c.kind,
+             "old": c.old_text, "new": c.new_text, "reason": c.reason, "count": c.count,
+             "created_at": c.created_at}
+            for c in _rows(MemoryChange.objects.for_owner(owner))
         ))
         write("}\n")
     return AccountExport(conversations=conversations, messages=messages, projects=projects,

@@ -72,6 +72,7 @@ def test_the_scripted_models_receive_the_memory_block_before_they_answer(guest, 
 
     answer = _send(guest, conversation_id, "Hello!")
 
+    assert answer.pop("message_id") > 0
     assert answer == {"reply": "Hi Ann!", "model": model, "turns": 2}
     [call] = script.calls()
     [block] = memory_messages(call)
@@ -97,6 +98,7 @@ def test_memory_follows_a_switch_of_model_mid_conversation(guest, script_a, scri
     _send(guest, conversation_id, "Hi there")
     answer = _send(guest, conversation_id, "Switching models now", model=CHAT_B)
 
+    assert answer.pop("message_id") > 0
     assert answer == {"reply": "Still here, Ann.", "model": CHAT_B, "turns": 4}
     [call_b] = script_b.calls()
     [block] = memory_messages(call_b)
