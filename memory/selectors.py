@@ -134,6 +134,8 @@ def _mark_of(row: dict[str, object], stale: datetime, cleared_at: datetime | Non
         partial = _request_reason(changes) if asked and changes.get("refused") else ""
         return PassMark(state="updated", reason="" if partial in ("already", "rules", "nothing_to_forget")
                         else partial)
+    if not asked and outcome in (MemoryPass.Outcome.FAILED, MemoryPass.Outcome.DISCARDED):
+        return None  # a background pass nobody asked for promised nothing: no mark to take back
     if outcome == MemoryPass.Outcome.FAILED:
         return PassMark(state="failed")
     if outcome == MemoryPass.Outcome.DISCARDED:

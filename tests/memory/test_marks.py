@@ -146,6 +146,17 @@ def test_a_pass_that_failed_for_good_never_says_memory_updated(user, model):
     assert (_mark(reply).state, _mark(reply).label) == ("failed", "Memory not updated")
 
 
+def test_a_background_pass_that_failed_shows_nothing_under_a_reply_that_asked_for_nothing(user, model):
+    reply = chat(user, "What should I cook tonight?", "How about pho?")
+    memory_pass = queue_pass(user, through=reply, trigger=MemoryPass.Trigger.CADENCE)
+    model.error("rejected")
+
+    pass_run(pass_id=memory_pass.pk)
+
+    assert MemoryPass.objects.get(pk=memory_pass.pk).outcome == MemoryPass.Outcome.FAILED
+    assert _mark(reply) is None  # nothing was promised there, so there is nothing to take back
+
+
 def test_a_clear_hides_every_earlier_change(user, offline, client):
     first = _say(user, "I used to live in Boston. Remember that.")
     second = _say(user, "I moved to Denver, remember that", conversation=first.conversation)
