@@ -149,6 +149,8 @@ class MessageSendIn(Schema):
 
 class ReplyOut(Schema):
     reply: str
+    message_id: int = Field(description="The reply's id: ask /messages/<message_id>/memory/ for what the "
+                                        "memory pass after it did.")
     model: str
     turns: int = Field(description="Messages in the conversation, this reply included.")
 
@@ -245,6 +247,18 @@ def message_list(request: HttpRequest, conversation_id: int,
             "before": older}
 
 
+@router.get("/conversations/{int:conversation_id}/messages/{int:message_id}/memory/",
+            response={200: MemoryMarkOut, **refusals(404)},
+            url_name="message_memory", summary="Read what memory did after a reply", tags=["messages"])
+def message_memory(request: HttpRequest, conversation_id: int, message_id: int) -> dict[str, object]:
+    """One reply's memory mark with the changes of its pass, as the chat page's mark opens to
+    them; ask again while it is pending or retrying. 404 for a message that is not the
+    owner's reply."""
+    chat = conversation_for_owner(owner=owner_for_lookup(request), conversation_id=conversation_id)
+    message = get_object_or_404(chat.messages, pk=message_id, role=Message.Role.ASSISTANT)
+    return pass_marks_json(reply_ids=[message.pk])[message.pk]
+
+
 # Chat fails open: Redis being down must not take chat down with it.
 @router.post("/conversations/{int:conversation_id}/messages/",
              response={200: ReplyOut, **refusals(400, 403, 404, 413, 415, 429, 502, 503, 504)},
@@ -263,8 +277,8 @@ async def message_send(request: HttpRequest, conversation_id: int,
         return chat_exchange_open(conversation=chat, content=payload.content, model=payload.model or None)
 
     reply = await chat_reply_async(begin=begin)
-    return {"reply": reply.assistant_message.content, "model": reply.assistant_message.model,
-            "turns": reply.turns}
+    return {"reply": reply.assistant_message.content, "message_id": reply.assistant_message.pk,
+            "model": reply.assistant_message.model, "turns": reply.turns}
 
 
 # ----------------------------------------------------------------------------- voice

@@ -397,16 +397,18 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_GET
 def memory_mark(request: HttpRequest, conversation_id: int, message_id: int) -> HttpResponse:
-    """The "Memory updated" mark of one reply, polled by the page while its pass runs.
+    """The memory mark of one reply, polled by the page while its pass runs (or waits for
+    its next try).
 
-    Polling stops (HTTP 286) once the pass is done: with the mark when it changed the
-    list, with nothing when it did not.
+    Polling stops (HTTP 286) once the mark is final: what changed (a disclosure that opens
+    in place), why an explicit request saved nothing, a failure, a clear since, or nothing.
+    Another owner's reply is a 404.
     """
     chat = conversation_for_owner(owner=owner_for_lookup(request), conversation_id=conversation_id)
     message = get_object_or_404(chat.messages, pk=message_id, role=Message.Role.ASSISTANT)
     _messages_decorate([message])
     html = render_to_string("chat/home.html#memory-mark", {"conversation": chat, "message": message},
                             request=request)
-    if message.memory_mark == "pending":
-        return HttpResponse(html)
+    if message.memory_mark is not None and not message.memory_mark.final:
+        return HttpResponse(html)  # pending, or waiting for its next try: keep asking
     return HttpResponseStopPolling(html)

@@ -11,7 +11,14 @@ from accounts.owner import Owner
 from chat.errors import ChatInputError, ChatNotAllowed
 from chat.limits import VOICE_MAX_TURN_CHARS, VOICE_MAX_TURNS
 from chat.models import Message, VoiceSession, VoiceTurn
-from memory.services import MemoryRead, MemorySnapshot, Trigger, memory_system_message, pass_request
+from memory.services import (
+    MemoryRead,
+    MemorySnapshot,
+    Trigger,
+    memory_absent_rules,
+    memory_system_message,
+    pass_request,
+)
 from whizi.text import storable_text
 
 VOICE_SYSTEM_PROMPT = (
@@ -21,11 +28,10 @@ VOICE_SYSTEM_PROMPT = (
 
 
 def voice_instructions(*, snapshot: MemorySnapshot | None) -> str:
-    """The voice model's prompt: the voice rules plus the saved list, when it could be read."""
+    """The voice model's prompt: the voice rules plus the saved list, or, with none to show,
+    the same rules of how memory works (it saves nothing itself, knows no earlier talk)."""
     block = memory_system_message(snapshot.lines) if snapshot is not None else None
-    if block is None:
-        return VOICE_SYSTEM_PROMPT
-    return VOICE_SYSTEM_PROMPT + "\n\n" + block["content"]
+    return VOICE_SYSTEM_PROMPT + "\n\n" + (block["content"] if block is not None else memory_absent_rules())
 
 
 def voice_session_open(*, owner: Owner) -> tuple[VoiceSession, MemoryRead]:

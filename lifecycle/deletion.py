@@ -48,6 +48,7 @@ _REMOVED_NAMES = {
     "auth.User": "account",
     "memory.Memory": "memory rows",
     "memory.MemoryPass": "memory passes",
+    "memory.MemoryChange": "memory changes",
     "chat.Conversation": "conversations",
     "chat.Message": "messages",
     "chat.Project": "projects",

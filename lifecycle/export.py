@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.models import Preference
 from accounts.owner import Owner
 from chat.models import Conversation, Message, Project, VoiceSession, VoiceTurn
-from memory.selectors import memory_export, pass_log_export
+from memory.selectors import memory_changes_export, memory_export, pass_log_export
 
 EXPORT_FORMAT = "whizi-account-export/1"
 # Rows fetched per round trip from the server-side cursor: large enough that a
@@ -112,6 +112,9 @@ def account_export(*, user: Any, out: Writable) -> AccountExport:
         # The pass log holds metrics only (never fact text), and it is the account's.
         write("," + _json("memory_passes") + ":")
         _write_array(write, pass_log_export(owner=owner, chunk=_EXPORT_CHUNK))
+        # What each pass changed, with the words: the owner's memory, like the list itself.
+        write("," + _json("memory_changes") + ":")
+        _write_array(write, memory_changes_export(owner=owner, chunk=_EXPORT_CHUNK))
         write("}\n")
     return AccountExport(conversations=conversations, messages=messages, projects=projects,
                         voice_sessions=sessions, facts=facts)

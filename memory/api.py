@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Literal
 
 from django.http import HttpRequest, HttpResponse
-from ninja import Router, Schema
+from ninja import Field, Router, Schema
 from ninja.decorators import decorate_view
 
 from accounts.owner import owner_seen
@@ -20,12 +20,40 @@ from whizi.http import json_error
 router = Router(tags=["memory"])
 
 
+class MemoryChangeOut(Schema):
+    """One line the pass changed, with its words (they go with a clear of memory)."""
+
+    kind: Literal["added", "replaced", "removed", "compacted"]
+    old: str | None = Field(description="The line as it was (replaced, removed); null otherwise.")
+    new: str | None = Field(description="The line as saved (added, replaced); null otherwise.")
+    reason: Literal["forgotten", "superseded", "rule"] | None = Field(
+        description="Why a line was removed: the user asked to forget it, a newer fact replaced it, "
+                    "or the rules do not keep it; null for other kinds.")
+    count: int | None = Field(description="How many lines a compaction merged (it lists none of them); "
+                                          "null for other kinds.")
+    text: str = Field(description="The change in plain words, in the request's language.")
+
+
+MarkReason = Literal["link", "instruction", "code", "not_yours", "rules", "already", "nothing_to_forget"]
+
+
 class MemoryMarkOut(Schema):
     """What the memory pass after a reply did, as the chat page's mark shows it: the shape
-    of memory.selectors.pass_marks_json. "pending" while the pass is queued or running,
-    "updated" when it changed the list, "none" when there was no pass or it changed nothing."""
+    of memory.selectors.PassMark.as_json."""
 
-    state: Literal["pending", "updated", "none"]
+    state: Literal["pending", "retrying", "updated", "not_saved", "failed", "cleared", "none"] = Field(
+        description='"pending" while the pass is queued or running; "retrying" when it failed for now and '
+                    'waits for its next try (ask again); "updated" when it changed the list (`changes`); '
+                    '"not_saved" when the user asked to remember or forget and nothing changed (`reason`); '
+                    '"failed"; "cleared" when memory was cleared since (nothing it saved is shown); '
+                    '"none" when there was no pass or it did nothing worth saying.')
+    reason: MarkReason | None = (
+        Field(None, description="Why an explicit request saved nothing (not_saved), or, on an updated mark, "
+                                "why part of it was not saved; null otherwise."))
+    label: str | None = Field(None, description="The mark's words, in the request's language; null for "
+                                                "pending and none.")
+    changes: list[MemoryChangeOut] = Field([], description="What the pass changed, line by line (updated "
+                                                           "only; empty once memory was cleared).")
 
 
 class MemoryLabels(Schema):

@@ -68,6 +68,22 @@ whizi memory again anymore
 """.split())
 
 
+@dataclass(frozen=True)
+class LineChange:
+    """One line a pass changed, with its words: what the reply's mark shows (memory.models.
+    MemoryChange keeps it with the owner's memory, never in the pass log).
+
+    kind: "added" (new), "replaced" (old -> new), "removed" (old, with `reason`: a removal
+    reason of memory.prompts), "compacted" (`count` lines merged, none of them listed).
+    """
+
+    kind: str
+    old: str = ""
+    new: str = ""
+    reason: str = ""
+    count: int = 0
+
+
 @dataclass
 class Applied:
     """The list an answer leads to, and what happened to each line, by reason."""
@@ -79,6 +95,8 @@ class Applied:
     removed: Counter = field(default_factory=Counter)  # reason -> lines
     # Changes refused, by the check that refused them: the saved line stayed as it was.
     refused_by: Counter = field(default_factory=Counter)
+    # Each changed line with its words, in list order: removals and replacements, then additions.
+    changes: list[LineChange] = field(default_factory=list)
 
     @property
     def refused(self) -> int:
@@ -124,6 +142,15 @@ class Context:
         own = "\n".join(said)
         return cls(own_words=own, untrusted="\n".join(untrusted), forget_asked=forget_asked(own),
                    forget_everything=everything, today=today)
+
+
+def request_already_saved(content: str, lines: Sequence[str]) -> bool:
+    """Does a saved line already say what a remember request names? Most of the request's
+    content words in one line ("Remember I'm vegetarian" and "Is vegetarian")."""
+    wanted = _content_words(content)
+    if not wanted:
+        return False
+    return any(len(wanted & _content_words(line)) * 2 >= len(wanted) for line in lines)
 
 
 def _fold(text: str) -> str:
@@ -337,18 +364,21 @@ def answer_apply(existing: Sequence[str], answer: Answer, context: Context) -> A
     for index, line in enumerate(existing, 1):
         if blocked_reason(line) is not None:
             applied.removed["rule"] += 1  # a line no pass may keep, whoever saved it
+            applied.changes.append(LineChange("removed", old=line, reason="rule"))
             continue
         reason = answer.removals.get(index)
         refusal = None if reason is None else _removal_refusal(
             line, reason, answer, context, edited, existing, unnamed_forgets)
         if reason is not None and refusal is None:
             applied.removed[reason] += 1
+            applied.changes.append(LineChange("removed", old=line, reason=reason))
             continue
         if refusal is not None:
             applied.refused_by[refusal] += 1
         if index in edited:
             applied.lines.append(edited[index])
             applied.edited += 1
+            applied.changes.append(LineChange("replaced", old=line, new=edited[index]))
         else:
             applied.lines.append(line)
             applied.kept += 1
@@ -359,6 +389,7 @@ def answer_apply(existing: Sequence[str], answer: Answer, context: Context) -> A
         if refusal is None:
             applied.lines.append(storable_line(line))
             applied.added += 1
+            applied.changes.append(LineChange("added", new=storable_line(line)))
             seen.add(line_key(line))
         else:
             applied.refused_by[refusal] += 1

@@ -16,11 +16,13 @@ from decimal import Decimal
 
 from django.conf import settings
 
-from memory.apply import Applied, Context, answer_apply
+from memory.apply import Applied, Context, LineChange, answer_apply, request_already_saved
 from memory.budget import trim_to_budget
+from memory.grammar import memory_requests_in
 from memory.models import MemoryPass
 from memory.parse import Answer, AnswerError, parse_answer
 from memory.prompts import compaction_messages
+from memory.safety import blocked_reason
 from memory.sources import Turn
 from memory.tokens import count_list_tokens, count_tokens
 from memory.window import messages_tokens, pass_input, pass_window
@@ -58,6 +60,14 @@ class PassResult:
     refused: int = 0
     refused_by: dict[str, int] = field(default_factory=dict)  # check -> changes it refused
     cost: Decimal | None = None  # the memory model's, never the user's
+    # Each changed line with its words: saved with the list (memory.store), never in the pass log.
+    line_changes: tuple[LineChange, ...] = ()
+    # What the user asked of memory in the turn that called the pass ("remember", "forget"
+    # or ""), and, for a remember, whether a saved line already said it: the reply's mark
+    # tells an unchanged list apart ("Already remembered", "Not saved: …", "Nothing to forget").
+    asked: str = ""
+    already: bool = False
+    blocked: str = ""  # the line check the request's own words fail (memory.safety), if any
 
     @property
     def changed(self) -> bool:
@@ -155,9 +165,36 @@ def _fit_budget(lines: list[str], model: str, meter: Meter, *,
     return trim_to_budget(compacted or lines), Outcome.TRIMMED
 
 
+@dataclass(frozen=True)
+class Asked:
+    """What the newest user turn that asks anything of memory asks: "remember", "forget",
+    or "" when none does; for a remember, whether a saved line already says it, and the
+    line check its words fail (a link, an order), if any."""
+
+    kind: str = ""
+    already: bool = False
+    blocked: str = ""
+
+
+def request_asked(turns: Sequence[Turn], existing: Sequence[str]) -> Asked:
+    for turn in reversed(turns):
+        if turn.role != "user":
+            continue
+        found = memory_requests_in(turn.content)
+        if not found:
+            continue
+        if any(request.kind.value == "forget" for request in found):
+            return Asked("forget")
+        content = " ".join(request.content for request in found) or turn.content
+        return Asked("remember", already=request_already_saved(content, existing),
+                     blocked=blocked_reason(content) or "")
+    return Asked()
+
+
 def _result(outcome: str, lines: Sequence[str], existing: Sequence[str], meter: Meter, *,
             applied: Applied | None = None, error: str = "", retryable: bool = False,
-            retry_after: float | None = None) -> PassResult:
+            retry_after: float | None = None, line_changes: Sequence[LineChange] = (),
+            asked: Asked = Asked()) -> PassResult:
     counts = {}
     if applied is not None:
         counts = {"kept": applied.kept, "edited": applied.edited, "added": applied.added,
@@ -168,7 +205,8 @@ def _result(outcome: str, lines: Sequence[str], existing: Sequence[str], meter: 
         input_tokens=meter.input_tokens, output_tokens=meter.output_tokens,
         model_seconds=meter.seconds, model_calls=meter.calls,
         error=error or ",".join(meter.errors), retryable=retryable, retry_after=retry_after,
-        cost=meter.cost, **counts,
+        cost=meter.cost, line_changes=tuple(line_changes), asked=asked.kind, already=asked.already,
+        blocked=asked.blocked, **counts,
     )
 
 
@@ -208,6 +246,7 @@ def pass_compute(
     meter = Meter()
     applied = None
     window = pass_window(turns, source=source, max_turns=max_turns)
+    asked = request_asked(window, existing)
     if not window:
         if count_list_tokens(existing) <= compact_above:
             return _result(Outcome.UNCHANGED, existing, existing, meter)
@@ -219,11 +258,12 @@ def pass_compute(
         except llm.ModelError as exc:
             log.warning("memory pass failed: model %s (%s)", exc.kind, model)
             return _result(Outcome.FAILED, existing, existing, meter, error=f"model:{exc.kind}",
-                           retryable=exc.retryable, retry_after=getattr(exc, "retry_after", None))
+                           retryable=exc.retryable, retry_after=getattr(exc, "retry_after", None),
+                           asked=asked)
         except AnswerError as exc:
             log.warning("memory pass failed: answer %s (%s)", exc.kind, model)
             return _result(Outcome.FAILED, existing, existing, meter, error=f"answer:{exc.kind}",
-                           retryable=exc.kind in ("empty_answer", "refused"))
+                           retryable=exc.kind in ("empty_answer", "refused"), asked=asked)
         if answer.no_change:
             applied = Applied(lines=list(existing), kept=len(existing))
         else:
@@ -237,5 +277,9 @@ def pass_compute(
         candidate = applied.lines
     lines, fitted = _fit_budget(candidate, model, meter, compact_above=compact_above)
     outcome = fitted or (Outcome.UNCHANGED if lines == existing else Outcome.UPDATED)
-    return _result(outcome, lines, existing, meter, applied=applied)
+    line_changes = list(applied.changes) if applied is not None else []
+    if fitted:
+        # One row for the whole compaction (or trim): how many lines it merged, not which.
+        line_changes.append(LineChange("compacted", count=max(len(candidate) - len(lines), 0)))
+    return _result(outcome, lines, existing, meter, applied=applied, line_changes=line_changes, asked=asked)
 

@@ -98,3 +98,37 @@ class MemoryPass(OwnedModel):
                 condition=models.Q(status="queued", started_at__isnull=True, conversation_id__isnull=False),
             ),
         ]
+
+
+class MemoryChange(OwnedModel):
+    """One line a pass changed, with its words: what the reply's mark opens to.
+
+    The text lives here, with the owner's memory, and goes with it: a clear deletes the
+    owner's rows (memory.store.memory_clear), as do the account's deletion and the guest's
+    (cascade). The pass log (MemoryPass) stays text-free. Written in the transaction that
+    saves the list, so a row exists exactly when its change was saved.
+    """
+
+    class Kind(models.TextChoices):
+        ADDED = "added"
+        REPLACED = "replaced"
+        REMOVED = "removed"
+        COMPACTED = "compacted"
+
+    # Plain ids, as MemoryPass reads chat: the pass, and the reply it ran through.
+    memory_pass = models.ForeignKey(MemoryPass, on_delete=models.CASCADE, related_name="line_changes")
+    reply_id = models.BigIntegerField(null=True, blank=True, db_index=True)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    old_text = models.TextField(blank=True)
+    new_text = models.TextField(blank=True)
+    # Why a line was removed: a removal reason of memory.prompts (forgotten, superseded,
+    # rule, merged, dropped); blank for other kinds.
+    reason = models.CharField(max_length=32, blank=True)
+    count = models.PositiveIntegerField(default=0)  # a compaction's merged lines
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta(OwnedModel.Meta):
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} (pass {self.memory_pass_id})"

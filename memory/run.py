@@ -24,7 +24,7 @@ from accounts.owner import Owner
 from memory.compute import Meter, Outcome, PassResult, pass_compute
 from memory.models import MemoryPass
 from memory.sources import Turn, pass_source, pass_turns
-from memory.store import MemoryState, memory_save, memory_state_get_or_create, memory_state_reload
+from memory.store import MemoryState, memory_save_changes, memory_state_get_or_create, memory_state_reload
 from whizi.metrics import (
     metric_memory_pass,
     metric_memory_pass_retry,
@@ -189,12 +189,20 @@ class _PassRun:
         changes = None
         if result is not None:  # counts by kind and reason, never text
             changes = {"kept": result.kept, "edited": result.edited, "added": result.added,
-                       "removed": result.removed, "refused": result.refused, "refused_by": result.refused_by}
+                       "removed": result.removed, "refused": result.refused, "refused_by": result.refused_by,
+                       "asked": result.asked, "already": result.already, "blocked": result.blocked}
         seconds = time.perf_counter() - self.started
         pass_finish(self.memory_pass, outcome=outcome, seconds=seconds, meter=self.meter, error=error,
                     lines_before=self.before, lines_after=lines_after, changes=changes)
         return PassReport(pass_id=self.memory_pass.pk, outcome=outcome, seconds=seconds,
                           model_seconds=self.meter.seconds, error=error)
+
+    def save(self, result: PassResult) -> bool:
+        """Save the result over the list read, with each changed line on record for the
+        reply the pass ran through; False when another write got there first."""
+        return memory_save_changes(state=self.state, lines=result.lines, owner=Owner.of(self.memory_pass),
+                                   pass_id=self.memory_pass.pk, reply_id=self.memory_pass.through_message_id,
+                                   changes=result.line_changes)
 
     def retry(self, error: str, *, retry_after: float | None = None) -> PassRetry:
         pass_release(pass_id=self.memory_pass.pk, error=error)
@@ -256,7 +264,7 @@ def pass_run(*, pass_id: int, redelivered: bool = False) -> PassReport | None:
         result = run.compute()
         if result.outcome == Outcome.FAILED and result.retryable and run.memory_pass.attempts < MAX_ATTEMPTS:
             raise run.retry(result.error, retry_after=result.retry_after)
-        if not result.changed or memory_save(state=run.state, lines=result.lines):
+        if not result.changed or run.save(result):
             return run.finish(result.outcome, error=result.error, lines_after=len(result.lines),
                               result=result)
         ended = run.after_conflict()

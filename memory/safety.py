@@ -481,3 +481,21 @@ def safe_lines(lines: Iterable[str]) -> tuple[list[str], int]:
         kept.append(stored)
     return kept, refused
 
+
+
+# What a reply's mark says when the checks refused a change, by the check that refused it
+# (blocked_reason's names, and memory.apply's provenance checks): the most telling first.
+REFUSAL_CATEGORIES = (
+    ("link", ("link",)),
+    ("instruction", ("directive", "override", "role marker")),
+    ("code", ("markup", "encoded")),
+    ("not_yours", ("from pasted or assistant text: name", "from pasted or assistant text: number",
+                   "from pasted or assistant text: wording")),
+)
+
+
+def refusal_category(checks: Iterable[str]) -> str | None:
+    """The category of the most telling refusal among these checks, or None when no check
+    refused a line for what it says (a removal refused, say)."""
+    found = set(checks)
+    return next((category for category, names in REFUSAL_CATEGORIES if found & set(names)), None)

@@ -12,7 +12,7 @@ from accounts.owner import Owner
 from memory import texts
 from memory.models import Memory, MemoryPass
 from memory.passes import Trigger, pass_asked_for, pass_follow_removed, pass_request
-from memory.prompts import memory_system_message
+from memory.prompts import memory_absent_rules, memory_system_message
 from memory.reading import MemoryRead
 from memory.sources import Turn, turn_reader_register
 from memory.store import (
@@ -29,8 +29,8 @@ from memory.tokens import count_tokens
 
 __all__ = [
     "MemoryClearFailed", "MemoryRead", "MemorySnapshot", "MemoryUnavailable", "Trigger", "Turn",
-    "count_tokens", "memory_block_context", "memory_clear", "memory_guest_merge", "memory_lock",
-    "memory_read", "memory_read_failed_text", "memory_settings_clear", "memory_settings_read",
+    "count_tokens", "memory_absent_rules", "memory_block_context", "memory_clear", "memory_guest_merge",
+    "memory_lock", "memory_read", "memory_read_failed_text", "memory_settings_clear", "memory_settings_read",
     "memory_system_message", "memory_wipe", "pass_asked_for", "pass_follow_removed", "pass_request",
     "turn_reader_register",
 ]

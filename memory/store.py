@@ -22,9 +22,10 @@ from django.utils import timezone
 
 from accounts.locks import owner_hold
 from accounts.owner import Owner
+from memory.apply import LineChange
 from memory.budget import trim_to_budget
 from memory.merge import merge_memory_lines
-from memory.models import Memory
+from memory.models import Memory, MemoryChange
 from memory.tokens import count_list_tokens
 
 log = logging.getLogger(__name__)
@@ -85,6 +86,8 @@ def memory_clear(*, owner: Owner) -> None:
             # The owner before its row (accounts.locks): a clear racing the account's
             # deletion finds it gone rather than failing its foreign key at commit.
             owner_hold(owner=owner)
+            # What each pass changed goes with the list: no mark shows a cleared line.
+            MemoryChange.objects.filter(**owner.lookup).delete()
             if not _clear_row(owner, now):
                 # No row yet: record the clear anyway, so a pass already queued reads
                 # only what comes after it.
@@ -144,6 +147,21 @@ def memory_save(*, state: MemoryState, lines: Sequence[str]) -> bool:
         lines=lines, tokens=count_list_tokens(lines), version=F("version") + 1,
         updated_at=timezone.now(),
     ))
+
+
+def memory_save_changes(*, state: MemoryState, lines: Sequence[str], owner: Owner, pass_id: int,
+                        reply_id: int | None, changes: Sequence[LineChange]) -> bool:
+    """memory_save(), and each changed line recorded with its words (MemoryChange) in the
+    same transaction: a change is on record exactly when it was saved, never after a clear
+    that beat it. False (nothing written) when another write got there first."""
+    with transaction.atomic():
+        if not memory_save(state=state, lines=lines):
+            return False
+        MemoryChange.objects.bulk_create(
+            MemoryChange(**owner.lookup, memory_pass_id=pass_id, reply_id=reply_id, kind=change.kind,
+                         old_text=change.old, new_text=change.new, reason=change.reason, count=change.count)
+            for change in changes)
+    return True
 
 
 # ---------------------------------------------------------------- a guest arriving in an account

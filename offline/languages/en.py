@@ -60,6 +60,8 @@ RULES = [
                  r"|have\s+been\s+living|'ve\s+been\s+living|’ve\s+been\s+living|have\s+lived|'ve\s+lived"
                  r"|am based|'m based|’m based|is based|reside|resides)\s+in\s+(?P<value>.+)",
          "Lives in {value}"),
+    # "I used to live in Boston": a home that a later move replaces.
+    Rule("home", r"(?:{I})?used\s+to\s+live\s+in\s+(?P<value>.+)", "Used to live in {value}"),
     Rule("home", r"(?:{I})?(?:(?:just|recently|finally|also)\s+)*(?:moved|have moved|'ve moved|’ve moved"
                  r"|relocated)\s+(?:from\s+.+?\s+)?to\s+(?P<value>.+?)(?:\s+from\s+.+)?(?:\s+(?:in|on)\s+(?-i:[A-Z])\w+)?",
          "Lives in {value}"),

@@ -69,7 +69,9 @@ def test_a_signed_in_user_chats_through_the_api(make_user, script_a):
 
     response = post_json(client, _messages_url(conversation_id), {"content": "Hi"})
 
-    assert response.json() == {"reply": "Hello, account holder.", "model": CHAT_A, "turns": 2}
+    reply_id = Message.objects.get(role="assistant").pk
+    assert response.json() == {"reply": "Hello, account holder.", "message_id": reply_id, "model": CHAT_A,
+                               "turns": 2}
     assert Conversation.objects.get(pk=conversation_id).user_id == user.pk
 
 
@@ -195,7 +197,9 @@ def test_sending_again_after_a_failure_answers_the_saved_message_once(guest, scr
 
     response = post_json(guest, _messages_url(conversation_id), {"content": "Plan my week"})
 
-    assert response.json() == {"reply": "Here is your week.", "model": CHAT_A, "turns": 2}
+    reply_id = Message.objects.get(role="assistant").pk
+    assert response.json() == {"reply": "Here is your week.", "message_id": reply_id, "model": CHAT_A,
+                               "turns": 2}
     assert list(Message.objects.values_list("role", "content")) == [
         ("user", "Plan my week"), ("assistant", "Here is your week."),
     ]

@@ -16,11 +16,12 @@ import json
 import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
 from openapi_core import OpenAPI
 from openapi_core.contrib.django import DjangoOpenAPIRequest, DjangoOpenAPIResponse
 
 from chat.models import VoiceSession
-from memory.models import Memory
+from memory.models import Memory, MemoryChange, MemoryPass
 from tests.chat.conftest import CHAT_A, api_client, owner_of
 from tests.db_faults import memory_row_locked, memory_unreadable
 
@@ -85,7 +86,8 @@ def test_the_document_names_every_api_address_and_every_method_it_answers(client
 
     answered = set()
     for route, _pattern in _api_routes():
-        path = "/" + route.replace("<int:conversation_id>", "1").replace("<int:session_id>", "1")
+        path = "/" + (route.replace("<int:conversation_id>", "1").replace("<int:session_id>", "1")
+                      .replace("<int:message_id>", "1"))
         for method in METHODS:
             if _send(visitor, method, path).status_code != 405:
                 answered.add(("/" + route.replace("<int:", "{").replace(">", "}"), method))
@@ -108,6 +110,16 @@ def test_the_document_is_valid_openapi_3_with_the_one_error_shape(client):
     assert refusals and all(schema == {"$ref": "#/components/schemas/ErrorOut"} for schema in refusals)
 
 
+def _pass_changed_the_list(reply_id: int) -> None:
+    """What the memory worker records when the reply's pass replaced a line (memory.run)."""
+    memory_pass = MemoryPass.objects.get(through_message_id=reply_id)
+    MemoryPass.objects.filter(pk=memory_pass.pk).update(status="done", outcome="updated",
+                                                        finished_at=timezone.now())
+    MemoryChange.objects.create(user_id=memory_pass.user_id, guest_id=memory_pass.guest_id,
+                                memory_pass=memory_pass, reply_id=reply_id, kind="replaced",
+                                old_text="Eats fish", new_text="Is vegetarian")
+
+
 def test_every_documented_answer_is_given_and_matches_the_document(
         client, guest, make_user, script_a, settings, private_redis):
     contract = Contract(_document(client))
@@ -118,8 +130,12 @@ def test_every_documented_answer_is_given_and_matches_the_document(
     chat = check(_send(guest, "POST", "/api/conversations/", {"model": CHAT_A}), 201).json()["id"]
     chat_url, messages_url = f"/api/conversations/{chat}/", f"/api/conversations/{chat}/messages/"
     script_a.reply("Noted.")
-    check(_send(guest, "POST", messages_url, {"content": "Remember that I am vegetarian"}), 200)
+    reply = check(_send(guest, "POST", messages_url, {"content": "Remember that I am vegetarian"}), 200)
+    memory_url = f"{messages_url}{reply.json()['message_id']}/memory/"
+    check(_send(guest, "GET", memory_url), 200)  # pending
+    _pass_changed_the_list(reply.json()["message_id"])
     check(_send(guest, "GET", messages_url), 200)
+    check(_send(guest, "GET", memory_url), 200)  # updated, with its changes
     check(_send(guest, "GET", "/api/conversations/"), 200)
     check(_send(guest, "GET", chat_url), 200)
     check(_send(guest, "PATCH", chat_url, {"title": "Dinner ideas"}), 200)
@@ -149,6 +165,7 @@ def test_every_documented_answer_is_given_and_matches_the_document(
     # --- another owner's ids, and a session that has ended
     elsewhere = [("GET", chat_url, None), ("PATCH", chat_url, {"title": "Mine"}), ("DELETE", chat_url, None),
                  ("GET", messages_url, None), ("POST", messages_url, {"content": "Hi"}),
+                 ("GET", memory_url, None),
                  ("POST", turn_url, {"role": "user", "text": "Hi"}), ("POST", end_url, None)]
     for method, path, body in elsewhere:
         check(_send(intruder, method, path, body), 404)

@@ -10,11 +10,12 @@ Personas:
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from accounts.models import Guest
 from chat.api import API_MESSAGES_PAGE_SIZE
 from chat.models import Conversation, Message
-from memory.models import MemoryPass
+from memory.models import MemoryChange, MemoryPass
 from tests.chat.conftest import CHAT_A, api_client, owner_of, post_json
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
@@ -45,8 +46,11 @@ def test_the_app_reads_what_was_said_with_each_replys_memory_mark(guest, script_
 
     pending = _history(guest, chat).json()
     first_reply = Message.objects.filter(role="assistant").order_by("id").first()
-    MemoryPass.objects.filter(through_message_id=first_reply.pk).update(
-        status=MemoryPass.Status.DONE, outcome=MemoryPass.Outcome.UPDATED)  # what the worker records
+    memory_pass = MemoryPass.objects.get(through_message_id=first_reply.pk)
+    MemoryPass.objects.filter(pk=memory_pass.pk).update(  # what the worker records
+        status=MemoryPass.Status.DONE, outcome=MemoryPass.Outcome.UPDATED, finished_at=timezone.now())
+    MemoryChange.objects.create(**owner_of(guest).lookup, memory_pass=memory_pass, reply_id=first_reply.pk,
+                                kind="added", new_text="Is vegetarian")
     done = _history(guest, chat)
 
     assert done.status_code == 200 and "no-store" in done["Cache-Control"]
@@ -54,8 +58,12 @@ def test_the_app_reads_what_was_said_with_each_replys_memory_mark(guest, script_
     assert [(m["role"], m["content"], m["model"]) for m in messages] == [
         ("user", "Remember that I am vegetarian", None), ("assistant", "Noted.", CHAT_A),
         ("user", "What should I cook?", None), ("assistant", "Try a lentil curry.", CHAT_A)]
-    assert [m["memory_mark"] for m in messages] == [None, {"state": "updated"}, None, {"state": "none"}]
-    assert [m["memory_mark"] for m in pending["messages"]][1] == {"state": "pending"}
+    updated = {"state": "updated", "reason": None, "label": "Memory updated", "changes": [
+        {"kind": "added", "old": None, "new": "Is vegetarian", "reason": None, "count": None,
+         "text": "Added: Is vegetarian"}]}
+    none = {"state": "none", "reason": None, "label": None, "changes": []}
+    assert [m["memory_mark"] for m in messages] == [None, updated, None, none]
+    assert [m["memory_mark"] for m in pending["messages"]][1]["state"] == "pending"
     assert messages[0]["created_at"] <= messages[-1]["created_at"]
     assert [m["id"] for m in messages] == sorted(m["id"] for m in messages)
     assert done.json()["before"] is None

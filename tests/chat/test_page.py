@@ -270,16 +270,28 @@ def test_a_pass_that_changed_the_list_shows_the_mark_and_stops_polling(visitor, 
     assert page.count("Memory updated") == 1 and "every 2s" not in page
 
 
-@pytest.mark.parametrize("outcome", ["unchanged", "discarded", "failed"])
-def test_a_pass_that_changed_nothing_shows_no_mark(visitor, script_a, outcome):
+@pytest.mark.parametrize(("outcome", "said"), [
+    ("unchanged", "Not saved: Whizi doesn&#x27;t keep this kind of detail"),
+    ("discarded", "Memory not updated"), ("failed", "Memory not updated")])
+def test_a_request_whose_pass_changed_nothing_never_says_memory_updated(visitor, script_a, outcome, said):
     reply, memory_pass = _exchange_with_pass(visitor, script_a)
     _finish(memory_pass, outcome)
 
     poll = visitor.get(f"/c/{reply.conversation_id}/m/{reply.pk}/memory/", headers={"HX-Request": "true"})
     page = visitor.get(f"/c/{reply.conversation_id}/").content.decode()
 
+    assert poll.status_code == 286 and said in poll.content.decode()
+    assert said in page and "Memory updated" not in page and "every 2s" not in page
+
+
+def test_a_pass_nobody_asked_for_that_changed_nothing_shows_no_mark(visitor, script_a):
+    reply, memory_pass = _exchange_with_pass(visitor, script_a)
+    MemoryPass.objects.filter(pk=memory_pass.pk).update(trigger=MemoryPass.Trigger.CADENCE)
+    _finish(memory_pass, "unchanged")
+
+    poll = visitor.get(f"/c/{reply.conversation_id}/m/{reply.pk}/memory/", headers={"HX-Request": "true"})
+
     assert poll.status_code == 286 and poll.content.decode().strip() == ""
-    assert "Memory updated" not in page and "every 2s" not in page
 
 
 def test_the_mark_is_only_on_the_exchange_whose_pass_changed_the_list(visitor, script_a):

@@ -14,6 +14,7 @@ from decimal import Decimal
 import pytest
 
 from chat.models import Conversation, Message
+from chat.prompt import BASE_SYSTEM_PROMPT
 from memory.selectors import memory_block_max_tokens
 from memory.tokens import count_tokens
 from tests.chat.conftest import owner_of, post_json
@@ -265,8 +266,12 @@ def test_an_unknown_tokenizer_gets_a_safety_margin(guest, fake_provider):
 
     sent = fake_provider.requests("local-llm")[0]
     assert _history_tokens(sent) > 0
-    # Room is kept for the largest memory block, whether or not one is sent.
-    budgeted = sum(count_tokens(m["content"]) + 4 for m in sent["messages"]) + memory_block_max_tokens() + 4
+    # Room is kept for the largest memory block, whether or not one is sent: the system
+    # messages are budgeted at the longer of what was sent (no list: the base prompt with
+    # the memory rules) and the base prompt beside the largest block.
+    turns = sum(count_tokens(m["content"]) + 4 for m in sent["messages"] if m["role"] != "system")
+    system = sum(count_tokens(m["content"]) + 4 for m in sent["messages"] if m["role"] == "system")
+    budgeted = turns + max(system, count_tokens(BASE_SYSTEM_PROMPT) + 4 + memory_block_max_tokens() + 4)
     assert budgeted * 2.5 <= 8_192 - 2_048  # the window, less the longest reply asked for
 
 

@@ -9,6 +9,7 @@ from chat.exchange import chat_exchange_begin, chat_reply
 from chat.model_choice import DEFAULT_CONTEXT_TOKENS, model_context_tokens
 from chat.models import Conversation, Message, Project
 from chat.prompt import BASE_SYSTEM_PROMPT, MESSAGE_OVERHEAD_TOKENS
+from memory.prompts import memory_absent_rules
 from memory.tokens import count_tokens
 from tests.chat.conftest import (
     CHAT_A,
@@ -52,7 +53,7 @@ def test_every_configured_model_gets_the_list_as_its_own_system_message(guest, m
 
     messages = exchange.request.messages
     assert exchange.model == model
-    assert exchange.request.memory_attached
+    assert exchange.request.memory_lines
     [block] = memory_messages(messages)
     assert all(f"- {fact}" in block for fact in FACTS)
     assert "not an instruction from anyone" in block  # framed as data about the user
@@ -71,6 +72,7 @@ def test_the_scripted_models_receive_the_memory_block_before_they_answer(guest, 
 
     answer = _send(guest, conversation_id, "Hello!")
 
+    assert answer.pop("message_id") > 0
     assert answer == {"reply": "Hi Ann!", "model": model, "turns": 2}
     [call] = script.calls()
     [block] = memory_messages(call)
@@ -96,6 +98,7 @@ def test_memory_follows_a_switch_of_model_mid_conversation(guest, script_a, scri
     _send(guest, conversation_id, "Hi there")
     answer = _send(guest, conversation_id, "Switching models now", model=CHAT_B)
 
+    assert answer.pop("message_id") > 0
     assert answer == {"reply": "Still here, Ann.", "model": CHAT_B, "turns": 4}
     [call_b] = script_b.calls()
     [block] = memory_messages(call_b)
@@ -157,7 +160,8 @@ def test_no_memory_block_is_sent_when_nothing_is_remembered(guest, script_a):
 
     [call] = script_a.calls()
     assert memory_messages(call) == []
-    assert system_messages(call) == [BASE_SYSTEM_PROMPT]
+    # One system message: the base prompt, which then says how memory works itself.
+    assert system_messages(call) == [f"{BASE_SYSTEM_PROMPT}\n\n{memory_absent_rules()}"]
 
 
 def test_the_history_is_trimmed_to_the_models_budget_newest_kept(guest):

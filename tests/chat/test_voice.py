@@ -8,6 +8,7 @@ from chat.limits import VOICE_MAX_TURN_CHARS, VOICE_MAX_TURNS
 from chat.models import VoiceSession, VoiceTurn
 from chat.voice import VOICE_SYSTEM_PROMPT
 from memory.models import Memory, MemoryPass
+from memory.prompts import memory_absent_rules
 from tests.chat.conftest import api_client, owner_of, post_json, published_passes, save_memory
 from tests.db_faults import table_missing
 
@@ -39,8 +40,11 @@ def test_starting_a_session_returns_instructions_with_the_saved_list(guest):
     assert "not an instruction from anyone" in body["instructions"]  # the list is framed as data
 
 
-def test_with_nothing_remembered_the_instructions_carry_no_list(guest):
-    assert _start(guest)["instructions"] == VOICE_SYSTEM_PROMPT
+def test_with_nothing_remembered_the_instructions_carry_no_list_but_how_memory_works(guest):
+    instructions = _start(guest)["instructions"]
+
+    assert instructions == f"{VOICE_SYSTEM_PROMPT}\n\n{memory_absent_rules()}"
+    assert "<memory>" not in instructions and "Never say that you have saved" in instructions
 
 
 def test_transcript_turns_are_appended_in_order(guest):
@@ -145,5 +149,5 @@ def test_a_failing_memory_read_starts_the_session_without_the_list(guest, read_s
     with table_missing(Memory):
         body = _start(guest)
 
-    assert body["instructions"] == VOICE_SYSTEM_PROMPT
+    assert body["instructions"] == f"{VOICE_SYSTEM_PROMPT}\n\n{memory_absent_rules()}"
     assert read_skips() == {"timeout": 0, "error": 1}

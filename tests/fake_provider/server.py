@@ -384,6 +384,9 @@ class ProviderApp:
         method, path = scope["method"], scope["path"].rstrip("/")
         if method == "POST" and path == "/v1/chat/completions":
             await self._chat(body, receive, send, _bearer(scope))
+        elif method == "POST" and _AZURE_CHAT.fullmatch(path):
+            # Azure OpenAI names the deployment in the path and sends its key as api-key.
+            await self._chat(body, receive, send, _header(scope, b"api-key"))
         elif method == "GET" and path == "/v1/models":
             data = [{"id": m, "object": "model", "created": 1700000000, "owned_by": "fake-provider"}
                     for m in self.provider.models()]
@@ -451,6 +454,16 @@ class ProviderApp:
             await _send_json(send, 200, answer)
         else:
             await _send_json(send, 404, {"error": "unknown control path"})
+
+
+_AZURE_CHAT = re.compile(r"/openai/deployments/[^/]+/chat/completions")
+
+
+def _header(scope: dict[str, Any], wanted: bytes) -> str:
+    for name, value in scope.get("headers", []):
+        if name.lower() == wanted:
+            return value.decode()
+    return ""
 
 
 def _bearer(scope: dict[str, Any]) -> str:

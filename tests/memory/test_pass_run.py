@@ -4,7 +4,7 @@ claim, read, model, compare-and-swap save, and a log row with no fact text."""
 import pytest
 from django.utils import timezone
 
-from memory.models import Memory, MemoryPass
+from memory.models import Memory, MemoryChange, MemoryPass
 from memory.run import MAX_ATTEMPTS, PassRetry, pass_run
 from memory.store import memory_clear
 from whizi.llm.scripted import Script
@@ -37,9 +37,12 @@ def test_a_pass_saves_the_rewritten_list_and_logs_only_metrics(user, model):
     assert memory_pass.finished_at is not None
     assert memory_pass.duration_ms >= memory_pass.model_ms
     assert memory_pass.changes == {"kept": 1, "edited": 0, "added": 1, "removed": {}, "refused": 0,
-                                   "refused_by": {}}
+                                   "refused_by": {}, "asked": "remember", "already": False, "blocked": ""}
     text_fields = [str(getattr(memory_pass, f.attname)) for f in MemoryPass._meta.concrete_fields]
     assert not any("Sam" in value or "tea" in value for value in text_fields)
+    # The words of the change live with the owner's memory, on the reply the pass ran through.
+    recorded = MemoryChange.objects.values_list("user_id", "memory_pass_id", "reply_id", "kind", "new_text")
+    assert list(recorded) == [(user.pk, memory_pass.pk, last.pk, "added", "Name is Sam Okafor")]
 
 
 def test_it_runs_on_the_memory_model_not_the_conversations_model(user, model):

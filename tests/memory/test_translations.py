@@ -6,7 +6,10 @@ contexts because Japanese words the web row and the app's alert title differentl
 """
 # ruff: noqa: E501
 
+import gettext as stdlib_gettext
 import json
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -372,3 +375,23 @@ def test_every_string_of_the_interface_is_translated(language):
 
     assert "Clear memory" in [entry["msgid"] for entry in entries]  # the catalog was read
     assert untranslated == [] and fuzzy == []
+
+
+CATALOGS = sorted(Path(settings.BASE_DIR).glob("locale*/*/LC_MESSAGES/django.po"))
+
+
+def _catalog_of(mo_path: Path) -> dict:
+    with mo_path.open("rb") as handle:
+        return dict(stdlib_gettext.GNUTranslations(handle)._catalog)
+
+
+@pytest.mark.parametrize("po_path", CATALOGS, ids=lambda p: str(p.relative_to(settings.BASE_DIR)))
+def test_each_committed_catalog_is_compiled_from_its_source(po_path, tmp_path):
+    """The product serves the committed .mo files (make run never compiles), so a .po
+    edited without recompiling would show old text to users."""
+    msgfmt = shutil.which("msgfmt")
+    assert msgfmt, "gettext's msgfmt is needed (scripts/ensure_services.sh installs it)"
+    fresh = tmp_path / "fresh.mo"
+    subprocess.run([msgfmt, "--check-format", "-o", str(fresh), str(po_path)], check=True)
+    assert _catalog_of(po_path.with_suffix(".mo")) == _catalog_of(fresh), (
+        f"{po_path.with_suffix('.mo')} is stale: run `python manage.py compilemessages --ignore=.venv` and commit it")

@@ -96,3 +96,11 @@ def test_from_now_on_updates_the_default_colour(existing, says, saved):
 def test_a_colour_in_passing_changes_no_saved_line():
     saved = memory_pass("I love green tea, actually.", existing=["Mira has blue eyes"])
     assert saved == ["Mira has blue eyes", "Loves green tea"]
+
+
+def test_a_home_left_behind_is_saved_as_it_was_said_and_a_move_replaces_it():
+    # "I used to live in Boston" is where they lived; "I moved to Denver" is the newer home.
+    boston = memory_pass("I used to live in Boston. Remember that.")
+    assert boston == ["Used to live in Boston"]
+    assert memory_pass("I moved to Denver, remember that", existing=boston + ["Likes jazz"]) == [
+        "Lives in Denver", "Likes jazz"]

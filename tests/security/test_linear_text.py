@@ -25,6 +25,7 @@ import pytest
 from memory import (
     answer_patterns,
     apply,
+    compute,
     dates,
     grammar,
     lines,
@@ -111,6 +112,8 @@ ENTRY_POINTS: list[tuple[str, tuple[ModuleType, ...], Callable[[str], object]]] 
      lambda text: apply.provenance_refusal(text, trusted=text, untrusted=text)),
     ("what a pass may draw on", (apply, grammar, own_words, safety),
      lambda text: apply.Context.of([Turn("user", text), Turn("assistant", text)])),
+    ("what a request asked, for its mark", (*REQUEST_TABLES, apply, safety),
+     lambda text: compute.request_asked([Turn("user", text)], [*SAVED, text])),
     ("a list's shape (memory_eval)", (eval_scoring, safety),
      lambda text: eval_scoring.line_shape_problems([text])),
     ("a scenario's answer file (memory_eval)", (eval_files,), _answer_file),

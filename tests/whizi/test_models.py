@@ -208,6 +208,28 @@ def test_openai_protocol_streams_are_read_lean_and_others_by_litellm(fake_provid
     assert offline.lean is False  # a provider of another protocol keeps litellm's stream
 
 
+@pytest.mark.parametrize("provider", ["openai", "hosted_vllm", "azure"])
+def test_each_openai_protocol_provider_streams_its_whole_answer(fake_provider, models, stream_path,
+                                                                     monkeypatch, provider):
+    # Each is reached on its own path, with its own key, as a deployment configures it, and
+    # read to its last word; OpenAI's and Azure's streams lean (whizi.llm.lean.LEAN_PROVIDERS),
+    # litellm's vLLM provider by litellm.
+    monkeypatch.setenv("DEPLOYMENT_KEY", "sk-deployment")
+    entry = {"model": f"{provider}/dep", "api_base": fake_provider.base_url, "api_key_env": "DEPLOYMENT_KEY"}
+    if provider == "azure":
+        entry.update(api_base=fake_provider.base_url.removesuffix("/v1"), api_version="2024-10-21")
+    models(chat=entry)
+    fake_provider.reply("dep", "Xin chào, mình là Whizi.", chunks=5,
+                        usage={"prompt_tokens": 9, "completion_tokens": 7})
+
+    pieces, reply = streamed("chat")
+
+    assert "".join(pieces) == "Xin chào, mình là Whizi."
+    assert reply.lean is (stream_path == "lean" and provider != "hosted_vllm")
+    assert fake_provider.keys("dep") == ["sk-deployment"]
+    assert (reply.completion.input_tokens, reply.completion.output_tokens) == (9, 7)
+
+
 # ---------------------------------------------------------------- usage and cost
 
 def test_a_streamed_answer_reports_the_providers_usage_and_its_cost(fake_provider):

@@ -7,9 +7,11 @@ reading the chunk's JSON, and most of a chat's CPU when a provider sends one tok
 chunk. Everything else stays litellm's: the Router picks the deployment and runs the
 retries and fallbacks, litellm shapes and sends the request and opens the response, and
 its exception mapping classes every failure. Only the body of an OpenAI-protocol stream
-(`openai/`, `azure/`, `hosted_vllm/`: OpenAI itself, vLLM, Ollama's /v1, the fake
-provider) is read here: each network read is split into its events, each event's JSON
-read once, and the text of all the events of one read handed on together.
+(`openai/` and `azure/`: OpenAI, Azure OpenAI, vLLM or Ollama's /v1 configured as
+`openai/` with their api_base, the fake provider; litellm's `hosted_vllm/` reads its stream
+with its own HTTP handler, not the OpenAI client, so litellm keeps reading that one) is
+read here: each network read is split into its events, each event's JSON read once, and
+the text of all the events of one read handed on together.
 
 The Router runs each attempt through its host (`litellm.router_python_host.PythonHost`);
 StreamHost is that host with one change: a chat stream it can read lean is opened here,
@@ -31,7 +33,7 @@ from litellm.litellm_core_utils.exception_mapping_utils import exception_type
 from litellm.router_python_host import PythonHost
 
 # litellm providers whose chat stream is the OpenAI protocol read by the OpenAI client.
-LEAN_PROVIDERS = frozenset({"openai", "azure", "hosted_vllm"})
+LEAN_PROVIDERS = frozenset({"openai", "azure"})
 _TIMEOUTS = (httpx2.TimeoutException, httpx.TimeoutException)
 _TRANSPORT = (httpx2.TransportError, httpx.TransportError, httpx2.StreamError, httpx.StreamError)
 
