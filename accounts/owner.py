@@ -1,8 +1,9 @@
 """The memory owner of a request: the signed-in user, or else the visitor's guest identity.
 
 Every app asks here rather than looking at `request.user` itself, so guests and accounts
-go through the same code. Reading asks `owner_for_read()`, which never writes a row: a
-visitor who has done nothing worth keeping has no guest and sees empty lists. Only a
+go through the same code. Reading asks `owner_seen()`, which creates no row (it notes a
+known guest's visit): a visitor who has done nothing worth keeping has no guest and sees
+empty lists. Only a
 request that must be kept (a message, a new conversation or project, a saved preference,
 a voice session) asks `owner_for_write()`, which creates the guest and its session on
 first use. So page views, refused requests and 404s from cookieless clients write nothing.
@@ -78,8 +79,9 @@ def _guest_seen(request: HttpRequest) -> uuid.UUID | None:
     return None
 
 
-def owner_for_read(request: HttpRequest) -> Owner | None:
-    """The request's owner, or None for a visitor with no guest yet. Writes no row."""
+def owner_seen(request: HttpRequest) -> Owner | None:
+    """The request's owner, or None for a visitor with no guest yet. Creates no row, but
+    notes a guest's visit (its last_seen_at), so a guest who only reads is not swept."""
     cached = getattr(request, "_whizi_owner", None)
     if cached is not None:
         return cached
@@ -97,7 +99,7 @@ def owner_for_read(request: HttpRequest) -> Owner | None:
 def owner_for_lookup(request: HttpRequest) -> Owner:
     """The owner of a request that names something of theirs (a conversation, a voice
     session): a visitor with no guest yet owns nothing, so it is a 404 and no guest is made."""
-    owner = owner_for_read(request)
+    owner = owner_seen(request)
     if owner is None:
         raise Http404
     return owner
@@ -106,7 +108,7 @@ def owner_for_lookup(request: HttpRequest) -> Owner:
 def owner_for_write(request: HttpRequest) -> Owner:
     """The request's owner, creating the visitor's guest (and so its session) on first use.
     Call it only once the request is known to be kept: checked, allowed, not a 404."""
-    owner = owner_for_read(request)
+    owner = owner_seen(request)
     if owner is None:
         guest = Guest.objects.create()
         request.session[GUEST_SESSION_KEY] = str(guest.pk)

@@ -84,6 +84,8 @@ def preferred_language(*, user_id: int | None, guest_id: uuid.UUID | None) -> st
     return language if language in language_codes() else ""
 
 
-def preferred_chat_model(*, owner: Owner) -> str:
-    """The model a new conversation of this owner uses when the request names none."""
+def preferred_chat_model(*, owner: Owner | None) -> str:
+    """The one rule for the default chat model: the owner's saved one, else the first
+    configured (a new conversation's model when the request names none, and the settings
+    form's initial choice)."""
     return preference_read(owner=owner).chat_model or chat_models()[0]

@@ -23,7 +23,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
-from accounts.owner import owner_for_read
+from accounts.owner import owner_seen
 from whizi.db import db_step
 from whizi.degraded import degraded_note
 from whizi.redis import redis_client
@@ -75,7 +75,7 @@ def _refusal(request: HttpRequest, name: str | None, fail_open: bool) -> HttpRes
     limit = Limit(*settings.WHIZI_RATE_LIMITS[name])
     # Counted before the view runs, so a refused request has written no row: a visitor
     # with no guest yet is counted by address alone.
-    owner = owner_for_read(request)
+    owner = owner_seen(request)
     ip = client_ip(request)
     owner_key = owner.key if owner is not None else f"anonymous:{ip}"
     if over_limit(scope=name, owner_key=owner_key, ip=ip, limit=limit,

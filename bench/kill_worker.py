@@ -43,7 +43,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "whizi.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")  # the scripted model
 
 from bench.stack import (  # noqa: E402
     Process,
@@ -224,14 +224,15 @@ class KillBench:
         from django.db import transaction
 
         from chat.models import Message
-        from memory.passes import pass_asked_for, pass_queue_after_reply
+        from memory.passes import Trigger, pass_asked_for, pass_request
 
         with transaction.atomic():
             Message.objects.create(conversation=self.conversation, role="user", content=text)
             reply = Message.objects.create(conversation=self.conversation, role="assistant", content="Noted!")
-            memory_pass = pass_queue_after_reply(
-                owner=self.owner, user_asked=pass_asked_for(text), reply_id=reply.pk,
-                turns_after=self.conversation.messages.count(), conversation_id=self.conversation.pk,
+            memory_pass = pass_request(
+                owner=self.owner, trigger=Trigger.REQUEST if pass_asked_for(text) else Trigger.CADENCE,
+                through_message_id=reply.pk, turns_after=self.conversation.messages.count(),
+                conversation_id=self.conversation.pk,
             )
         assert memory_pass is not None, "a remember request always queues a pass"
         return memory_pass

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "whizi.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")  # the scripted model
 os.environ["WHIZI_MEMORY_MODEL"] = "scripted/bench"
 
 from bench.stack import django_database  # noqa: E402

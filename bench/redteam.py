@@ -68,7 +68,7 @@ def main() -> None:
 
     django.setup()
     from memory.compute import pass_compute
-    from memory.prompts import Turn
+    from memory.sources import Turn
 
     corpus = json.loads(Path(args.corpus).read_text())
     model = "whizi/offline"

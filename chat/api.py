@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from ninja import Field, Query, Router, Schema, Status
 from ninja.decorators import decorate_view
 
-from accounts.owner import Owner, owner_for_lookup, owner_for_read, owner_for_write
+from accounts.owner import Owner, owner_for_lookup, owner_for_write, owner_seen
 from accounts.ratelimit import rate_limited
 from chat.conversations import (
     conversation_delete,
@@ -35,8 +35,7 @@ from chat.limits import MAX_MESSAGE_CHARS, MAX_RENAMED_TITLE_CHARS, MAX_SEARCH_C
 from chat.model_choice import chat_model_choose
 from chat.models import Conversation, Message, VoiceSession
 from chat.voice import voice_instructions, voice_session_end, voice_session_open, voice_turn_add
-from memory.api import MemoryMarkOut
-from memory.selectors import pass_marks_json
+from memory.selectors import MemoryMarkOut, pass_marks_json
 from whizi.api import Timestamp, api_body, refusals
 from whizi.db import db_step
 from whizi.http import ApiError
@@ -183,7 +182,7 @@ def conversation_list(request: HttpRequest,
                                                      f"{MAX_SEARCH_CHARS}); all chats when empty."),
                       page: int = Query(1, ge=1, le=10_000)) -> dict[str, object]:
     """The owner's conversations with at least one message, newest first, 20 a page."""
-    found, more = conversation_search(owner=owner_for_read(request), query=q,
+    found, more = conversation_search(owner=owner_seen(request), query=q,
                                       offset=(page - 1) * API_PAGE_SIZE, limit=API_PAGE_SIZE)
     return {"conversations": [_conversation_json(chat) for chat in found],
             "next_page": page + 1 if more else None}

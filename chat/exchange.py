@@ -16,9 +16,9 @@ message is a turn less and its replacement the same turn again:
 - regenerating the last reply keeps the old one until the new one is whole, and swaps
   them in one transaction (a stopped or failed regenerate loses nothing).
 A pass waiting on a removed message reads through its successor instead, so it is
-neither skipped nor made to read a removed reply (_passes_follow); a regenerated reply
-whose turn a pass already read makes no second pass for that turn, while an edited
-message (new words) makes the pass its turn makes due.
+neither skipped nor made to read a removed reply (memory's pass_follow_removed); a
+regenerated reply whose turn a pass already read makes no second pass for that turn,
+while an edited message (new words) makes the pass its turn makes due.
 """
 
 from __future__ import annotations
@@ -32,7 +32,6 @@ from dataclasses import dataclass, replace
 from asgiref.sync import async_to_sync
 from django.conf import settings
 from django.db import DatabaseError, transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -44,10 +43,14 @@ from chat.limits import MAX_TITLE_CHARS, message_content_check
 from chat.model_choice import chat_model_choose, model_reply_tokens
 from chat.models import Conversation, Message
 from chat.prompt import ChatRequest, chat_request_assemble
-from memory.models import MemoryPass
-from memory.passes import pass_asked_for, pass_queue_after_reply, pass_trigger_after_reply
-from memory.reading import MemoryRead
-from memory.tokens import count_tokens
+from memory.services import (
+    MemoryRead,
+    Trigger,
+    count_tokens,
+    pass_asked_for,
+    pass_follow_removed,
+    pass_request,
+)
 from whizi.db import db_release, db_step_queued
 from whizi.llm import Completion, ModelError, ReplyStream, acomplete, astream
 from whizi.metrics import metric_chat_reply, metric_model_usage
@@ -85,7 +88,6 @@ class ChatReply:
     user_message: Message
     assistant_message: Message
     turns: int
-    memory_attached: bool
 
 
 def chat_exchange_open(*, conversation: Conversation, content: object,
@@ -119,7 +121,8 @@ def chat_exchange_open(*, conversation: Conversation, content: object,
                 content_tokens=count_tokens(text),
             )
         if removed_from is not None:
-            _passes_follow(removed_from=removed_from, conversation=conversation, successor=user_message.pk)
+            pass_follow_removed(conversation_id=conversation.pk, removed_from=removed_from,
+                                successor=user_message.pk)
         updates: dict[str, object] = {"model": chosen, "updated_at": timezone.now()}
         if not conversation.title:
             updates["title"] = _title_from(text)
@@ -139,21 +142,6 @@ def _edit_remove(*, conversation: Conversation, last: object) -> int:
         raise ChatInputError(_("Only your last message can be edited."))
     conversation.messages.filter(id__gte=last_user).delete()
     return last_user
-
-
-def _passes_follow(*, removed_from: int, conversation: Conversation, successor: int) -> bool:
-    """Passes that read through a removed message (any of the conversation's from
-    `removed_from` on) and have not started read through `successor` instead; True when
-    any pass had read, or was to read, a removed message."""
-    covering = MemoryPass.objects.filter(conversation_id=conversation.pk).filter(
-        Q(through_message_id__gte=removed_from) | Q(first_through_message_id__gte=removed_from))
-    covered = covering.exists()
-    # Only passes still queued (waiting, or waiting for a retry): one a worker is
-    # running read its turns when it started.
-    waiting = covering.filter(status=MemoryPass.Status.QUEUED)
-    waiting.filter(through_message_id__gte=removed_from).update(through_message_id=successor)
-    waiting.filter(first_through_message_id__gte=removed_from).update(first_through_message_id=successor)
-    return covered
 
 
 def chat_regenerate_open(*, conversation: Conversation, reply_id: object,
@@ -249,21 +237,19 @@ def chat_exchange_finish(*, exchange: Exchange, completion: Completion, streamed
         )
         Conversation.objects.filter(pk=conversation.pk).update(updated_at=timezone.now())
         turns = conversation.messages.filter(id__lte=assistant.pk).count()
-        read_already = exchange.replaces is not None and _passes_follow(
-            removed_from=exchange.replaces, conversation=conversation, successor=assistant.pk)
-        due = pass_trigger_after_reply(user_asked=exchange.memory_asked, turns_after=turns) is not None
+        read_already = exchange.replaces is not None and pass_follow_removed(
+            conversation_id=conversation.pk, removed_from=exchange.replaces, successor=assistant.pk)
         try:
-            if due and not read_already:  # else no savepoint: most replies make no pass due
-                with transaction.atomic():
-                    pass_queue_after_reply(owner=owner, turns_after=turns, user_asked=exchange.memory_asked,
-                                           reply_id=assistant.pk, conversation_id=conversation.pk)
+            if not read_already:
+                trigger = Trigger.REQUEST if exchange.memory_asked else Trigger.CADENCE
+                pass_request(owner=owner, trigger=trigger, turns_after=turns, through_message_id=assistant.pk,
+                             conversation_id=conversation.pk)
         except DatabaseError:
             # The reply matters more than one pass; the next trigger rewrites the whole list.
             log.exception("could not queue a memory pass for conversation %s", conversation.pk)
     metric_chat_reply(model=exchange.model, streamed=streamed, outcome="ok")
     return ChatReply(conversation=conversation, user_message=exchange.user_message,
-                     assistant_message=assistant, turns=turns,
-                     memory_attached=exchange.request.memory_attached)
+                     assistant_message=assistant, turns=turns)
 
 
 async def chat_reply_async(*, begin: Callable[[], Exchange]) -> ChatReply:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from chat.prompt import chat_request_compose
-from memory.store import MemorySnapshot
+from memory.services import MemorySnapshot
 
 EXCHANGES = Path(__file__).resolve().parent / "eval_honesty" / "exchanges.json"
 PROMPT_DIGESTS = "PROMPTS.sha256"

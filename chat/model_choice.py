@@ -8,7 +8,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounts.owner import Owner
-from accounts.preferences import chat_models, preference_read
+from accounts.preferences import chat_models, preferred_chat_model
 from chat.errors import ChatInputError
 from whizi.llm import litellm_module, model_lookup
 
@@ -32,11 +32,7 @@ def chat_model_choose(*, requested: str | None, current: str | None = None,
         return requested
     if current in models:
         return current
-    if owner is not None:
-        preferred = preference_read(owner=owner).chat_model
-        if preferred:  # preference_read only returns a configured model
-            return preferred
-    return models[0]
+    return preferred_chat_model(owner=owner)
 
 
 def model_context_tokens(model: str) -> int:

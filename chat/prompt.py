@@ -20,11 +20,14 @@ from dataclasses import dataclass, replace
 from accounts.owner import Owner
 from chat.model_choice import history_budget
 from chat.models import Conversation, Message, Project
-from memory.prompts import memory_absent_rules, memory_system_message
-from memory.reading import MemoryRead
 from memory.selectors import memory_block_max_tokens
-from memory.store import MemorySnapshot
-from memory.tokens import count_tokens
+from memory.services import (
+    MemoryRead,
+    MemorySnapshot,
+    count_tokens,
+    memory_absent_rules,
+    memory_system_message,
+)
 
 BASE_SYSTEM_PROMPT = (
     "You are Whizi, a helpful, friendly assistant. Answer clearly and concisely, in the "
@@ -75,14 +78,6 @@ class ChatRequest:
     @property
     def messages(self) -> list[dict[str, str]]:
         return [*self.system, *self.history, self.new]
-
-    @property
-    def memory_attached(self) -> bool:
-        return bool(self.memory_lines)
-
-    @property
-    def history_messages(self) -> int:
-        return len(self.history)
 
     def with_memory(self, snapshot: MemorySnapshot | None) -> ChatRequest:
         """This request with the saved list, when the read brought one."""

@@ -7,7 +7,7 @@ from datetime import datetime
 from django.conf import settings
 
 from chat.models import Conversation, Message, VoiceSession, VoiceTurn
-from memory.prompts import Turn
+from memory.services import Turn
 
 
 def _after(*moments: datetime | None) -> datetime | None:

@@ -12,7 +12,7 @@ from decimal import Decimal
 from django.db.models import Count, Q, Sum
 
 from chat.models import Message
-from memory.models import MemoryPass
+from memory.selectors import pass_usage_by_owner
 
 
 @dataclass
@@ -39,11 +39,9 @@ def usage_by_owner(*, search: str = "", limit: int = 100) -> list[OwnerUsage]:
     """Per-owner totals, costliest first (at most `limit` owners); `search` matches an
     account's email or a guest's exact id."""
     replies = Message.objects.filter(role=Message.Role.ASSISTANT)
-    passes = MemoryPass.objects.all()
     if search:
         replies = replies.filter(Q(conversation__user__email__icontains=search)
                                  | Q(conversation__guest__id__iexact=search))
-        passes = passes.filter(Q(user__email__icontains=search) | Q(guest__id__iexact=search))
     owners: dict[tuple, OwnerUsage] = {}
     per_owner = replies.values("conversation__user", "conversation__user__email", "conversation__guest")
     for row in per_owner.annotate(
@@ -55,9 +53,7 @@ def usage_by_owner(*, search: str = "", limit: int = 100) -> list[OwnerUsage]:
             replies=row["replies"], input_tokens=row["input_tokens"] or 0,
             output_tokens=row["output_tokens"] or 0, chat_cost=row["cost_sum"] or Decimal(0),
             unpriced_replies=row["unpriced"])
-    for row in passes.values("user", "user__email", "guest").annotate(
-            passes=Count("id"), input_tokens=Sum("input_tokens"), output_tokens=Sum("output_tokens"),
-            cost_sum=Sum("cost")):
+    for row in pass_usage_by_owner(search=search):
         key = (row["user"], row["guest"])
         usage = owners.setdefault(key, OwnerUsage(user_id=key[0], guest_id=key[1],
                                                   email=row["user__email"] or ""))

@@ -28,7 +28,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
-from accounts.owner import Owner, owner_for_lookup, owner_for_read, owner_for_write
+from accounts.owner import Owner, owner_for_lookup, owner_for_write, owner_seen
 from accounts.preferences import chat_models
 from accounts.ratelimit import rate_limited
 from chat.admission import chat_start_admit
@@ -100,15 +100,20 @@ def _mark_last(messages: list[Message]) -> None:
         messages[-1].can_regenerate = True
 
 
+def _messages_decorate(messages: list[Message]) -> None:
+    """What the page shows beside each message: its reply's memory mark, the model's name."""
+    marks = pass_marks(reply_ids=[m.pk for m in messages if m.role == Message.Role.ASSISTANT])
+    for message in messages:
+        message.memory_mark = marks.get(message.pk)
+        message.model_label = model_display_name(message.model) if message.model else ""
+
+
 def _page_context(request: HttpRequest, owner: Owner | None, *, conversation: Conversation | None = None,
                   project: Project | None = None, **extra: object) -> dict[str, object]:
     messages: list[Message] = []
     if conversation is not None:
         messages = list(conversation.messages.all())
-        marks = pass_marks(reply_ids=[m.pk for m in messages if m.role == Message.Role.ASSISTANT])
-        for message in messages:
-            message.memory_mark = marks.get(message.pk)
-            message.model_label = model_display_name(message.model) if message.model else ""
+        _messages_decorate(messages)
         _mark_last(messages)
         project = conversation.project
     current_model = conversation.model if conversation is not None else None
@@ -137,7 +142,7 @@ def _page_context(request: HttpRequest, owner: Owner | None, *, conversation: Co
 @ensure_csrf_cookie
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    owner = owner_for_read(request)
+    owner = owner_seen(request)
     project = _get_project_for_owner(owner, request.GET.get("project"))
     return render(request, "chat/home.html", _page_context(request, owner, project=project))
 
@@ -185,7 +190,7 @@ def project_new(request: HttpRequest) -> HttpResponse:
                                       instructions=request.POST.get("instructions", ""))
         project = project_create(owner=owner_for_write(request), **fields)
     except ChatInputError as exc:
-        context = _page_context(request, owner_for_read(request), project_error=exc.message,
+        context = _page_context(request, owner_seen(request), project_error=exc.message,
                                 project_form=request.POST, show_project_form=True)
         return render(request, "chat/home.html", context, status=400)
     return redirect(f"{reverse('chat:home')}?project={project.pk}", permanent=False)
@@ -205,8 +210,8 @@ def _conversation_for_send(request: HttpRequest) -> Conversation:
                                       conversation_id=request.POST["conversation"])
     if request.POST.get("regenerate") or request.POST.get("edit"):
         raise Http404  # both name a message of a conversation
-    chat_model_choose(requested=model, owner=owner_for_read(request))
-    project = _get_project_for_owner(owner_for_read(request), request.POST.get("project"))
+    chat_model_choose(requested=model, owner=owner_seen(request))
+    project = _get_project_for_owner(owner_seen(request), request.POST.get("project"))
     owner = owner_for_write(request)
     return conversation_start(owner=owner, model=model, project=project)
 
@@ -232,7 +237,7 @@ def send(request: HttpRequest) -> HttpResponse:
     try:
         reply = async_to_sync(chat_reply_async)(begin=lambda: _exchange_open(request))
     except ChatInputError as exc:
-        owner = owner_for_read(request)
+        owner = owner_seen(request)
         chat = None
         if request.POST.get("conversation"):
             chat = conversation_for_owner(owner=owner_for_lookup(request),
@@ -271,7 +276,7 @@ def _begin_stream(request: HttpRequest) -> tuple[Exchange, ListHead] | JsonRespo
     """The first database step of send_stream: who, where, check, save, assemble; and the
     side column's newest chat before the send moves this one to the top."""
     try:
-        head = conversation_list_head(owner=owner_for_read(request))
+        head = conversation_list_head(owner=owner_seen(request))
         return _exchange_open(request), head
     except ChatInputError as exc:
         return JsonResponse(
@@ -293,8 +298,7 @@ def _finish_stream(request: HttpRequest, exchange: Exchange, completion: Complet
     reply = chat_exchange_finish(exchange=exchange, completion=completion, streamed=True)
     chat = exchange.conversation
     message = reply.assistant_message
-    message.memory_mark = pass_marks(reply_ids=[message.pk]).get(message.pk)
-    message.model_label = model_display_name(message.model)
+    _messages_decorate([message])
     user_message = reply.user_message
     _mark_last([user_message, message])
     message_html = render_to_string("chat/home.html#message",
@@ -402,7 +406,7 @@ def memory_mark(request: HttpRequest, conversation_id: int, message_id: int) -> 
     """
     chat = conversation_for_owner(owner=owner_for_lookup(request), conversation_id=conversation_id)
     message = get_object_or_404(chat.messages, pk=message_id, role=Message.Role.ASSISTANT)
-    message.memory_mark = pass_marks(reply_ids=[message.pk]).get(message.pk)
+    _messages_decorate([message])
     html = render_to_string("chat/home.html#memory-mark", {"conversation": chat, "message": message},
                             request=request)
     if message.memory_mark is not None and not message.memory_mark.final:

@@ -11,11 +11,14 @@ from accounts.owner import Owner
 from chat.errors import ChatInputError, ChatNotAllowed
 from chat.limits import VOICE_MAX_TURN_CHARS, VOICE_MAX_TURNS
 from chat.models import Message, VoiceSession, VoiceTurn
-from memory.models import MemoryPass
-from memory.passes import pass_queue
-from memory.prompts import memory_absent_rules, memory_system_message
-from memory.reading import MemoryRead
-from memory.store import MemorySnapshot
+from memory.services import (
+    MemoryRead,
+    MemorySnapshot,
+    Trigger,
+    memory_absent_rules,
+    memory_system_message,
+    pass_request,
+)
 from whizi.text import storable_text
 
 VOICE_SYSTEM_PROMPT = (
@@ -66,7 +69,7 @@ def voice_turn_add(*, session: VoiceSession, role: object, text: object) -> Voic
         return VoiceTurn.objects.create(session=locked, role=role, text=text)
 
 
-def voice_session_end(*, session: VoiceSession) -> MemoryPass | None:
+def voice_session_end(*, session: VoiceSession) -> None:
     """End the session and queue its one memory pass; ending again queues nothing."""
     with transaction.atomic():
         # Locked so two end requests at once queue one pass between them; its owner first
@@ -75,5 +78,4 @@ def voice_session_end(*, session: VoiceSession) -> MemoryPass | None:
         if locked.ended_at is None:
             locked.ended_at = timezone.now()
             locked.save(update_fields=["ended_at"])
-        return pass_queue(owner=Owner.of(locked), trigger=MemoryPass.Trigger.VOICE,
-                          voice_session_id=locked.pk)
+        pass_request(owner=Owner.of(locked), trigger=Trigger.VOICE, voice_session_id=locked.pk)

@@ -13,9 +13,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.cache import OwnerCacheUnavailable, owner_cache_delete
 from accounts.models import Guest
-from accounts.owner import Owner
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +26,6 @@ GUEST_SWEEP_BATCH = 200
 class GuestCleanup:
     guests: int
     removed: dict[str, int]
-    cache_entries: int | None
     sessions: int | None  # None: the session store expires its entries itself
 
 
@@ -54,7 +51,6 @@ def guests_cleanup(*, batch_size: int = GUEST_SWEEP_BATCH) -> GuestCleanup:
     cutoff = timezone.now() - timedelta(seconds=settings.SESSION_COOKIE_AGE)
     total = 0
     removed: dict[str, int] = {}
-    swept: list[Owner] = []
     while True:
         with transaction.atomic():
             ids = list(
@@ -70,31 +66,20 @@ def guests_cleanup(*, batch_size: int = GUEST_SWEEP_BATCH) -> GuestCleanup:
         total += counts.get("accounts.Guest", 0)
         for label, count in counts.items():
             removed[label] = removed.get(label, 0) + count
-        swept.extend(Owner(guest_id=guest_id) for guest_id in ids)
-    cache_entries = _cache_forget(swept)
     sessions = sessions_expired_purge()
     if total or sessions:
         log.info("abandoned guests removed: %s; expired sessions removed: %s", total, sessions)
-    return GuestCleanup(guests=total, removed=removed, cache_entries=cache_entries, sessions=sessions)
+    return GuestCleanup(guests=total, removed=removed, sessions=sessions)
 
 
 def guest_delete(*, guest_id: uuid.UUID) -> dict[str, int] | None:
     """Delete one guest with everything it owns (memory, chats, projects, voice sessions,
-    passes, preferences) and its cache entries; None when it is already gone (merged,
+    passes, preferences); None when it is already gone (merged,
     deleted, swept). The guest row is locked first, as a merge and the sweep lock it, so
     a merge of the same guest under way finishes first and this then finds nothing."""
     with transaction.atomic():
         if not Guest.objects.select_for_update().filter(pk=guest_id).exists():
             return None
         _, removed = Guest.objects.filter(pk=guest_id).delete()
-    _cache_forget([Owner(guest_id=guest_id)])
     log.info("guest %s deleted: %s", guest_id, removed)
     return removed
-
-
-def _cache_forget(owners: list[Owner]) -> int | None:
-    """The owners' cache entries deleted; None when the cache could not be reached."""
-    try:
-        return owner_cache_delete(owners=owners)
-    except OwnerCacheUnavailable:
-        return None

@@ -9,11 +9,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, transaction
 
-from accounts.cache import OwnerCacheUnavailable, owner_cache_delete
 from accounts.models import Preference
 from accounts.owner import Owner
 from chat.models import Conversation, Message, Project, VoiceSession, VoiceTurn
-from memory.models import Memory, MemoryChange, MemoryPass
+from memory.selectors import memory_contents_count
+from memory.services import memory_lock
 
 log = logging.getLogger(__name__)
 
@@ -72,9 +72,7 @@ def account_contents(*, user_id: int) -> dict[str, int]:
     owner = Owner(user_id=user_id)
     counts = {
         "auth.User": 1,
-        "memory.Memory": Memory.objects.filter(user_id=user_id).count(),
-        "memory.MemoryPass": MemoryPass.objects.for_owner(owner).count(),
-        "memory.MemoryChange": MemoryChange.objects.for_owner(owner).count(),
+        **memory_contents_count(owner=owner),
         "chat.Conversation": Conversation.objects.for_owner(owner).count(),
         "chat.Message": Message.objects.filter(conversation__user_id=user_id).count(),
         "chat.Project": Project.objects.for_owner(owner).count(),
@@ -88,7 +86,6 @@ def account_contents(*, user_id: int) -> dict[str, int]:
 @dataclass(frozen=True)
 class AccountDeletion:
     removed: dict[str, int]
-    cache_entries: int | None  # None: the cache could not be reached
 
 
 class AccountDeleteFailed(Exception):
@@ -118,7 +115,7 @@ def _delete_rows(user_id: int) -> dict[str, int]:
         user = User.objects.select_for_update().filter(pk=user_id).first()
         if user is None:
             raise AccountNotFound(f"No account has the id {user_id} (it was deleted meanwhile).")
-        list(Memory.objects.select_for_update().filter(user_id=user_id).values_list("pk"))
+        memory_lock(owner=Owner(user_id=user_id))
         _, counts = user.delete()
     return counts
 
@@ -131,8 +128,8 @@ def account_delete(*, user_id: int) -> AccountDeletion:
     back: its compare-and-swap finds no Memory row, and a new row for a user that no
     longer exists fails its foreign key. A chat, voice or merge request under way holds
     the user row (accounts.locks) and finishes before the delete, or finds the account
-    gone after it (a 404). Cache entries named by accounts.cache.owner_cache_key go
-    after the rows. Raises AccountNotFound (already gone) or AccountDeleteFailed.
+    gone after it (a 404). Nothing is cached per owner, so the rows are all there is.
+    Raises AccountNotFound (already gone) or AccountDeleteFailed.
     """
     for attempt in range(1, DELETE_ATTEMPTS + 1):
         try:
@@ -147,9 +144,5 @@ def account_delete(*, user_id: int) -> AccountDeletion:
                 ) from exc
             log.warning("deleting account %s: %s, attempt %s of %s; trying again", user_id, cause,
                         attempt, DELETE_ATTEMPTS)
-    try:
-        cache_entries: int | None = owner_cache_delete(owners=[Owner(user_id=user_id)])
-    except OwnerCacheUnavailable:
-        cache_entries = None
     log.info("account %s deleted", user_id)
-    return AccountDeletion(removed=_removed_report(counts), cache_entries=cache_entries)
+    return AccountDeletion(removed=_removed_report(counts))

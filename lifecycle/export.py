@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.models import Preference
 from accounts.owner import Owner
 from chat.models import Conversation, Message, Project, VoiceSession, VoiceTurn
-from memory.models import Memory, MemoryChange, MemoryPass
+from memory.selectors import memory_changes_export, memory_export, pass_log_export
 
 EXPORT_FORMAT = "whizi-account-export/1"
 # Rows fetched per round trip from the server-side cursor: large enough that a
@@ -111,21 +111,10 @@ def account_export(*, user: Any, out: Writable) -> AccountExport:
         )
         # The pass log holds metrics only (never fact text), and it is the account's.
         write("," + _json("memory_passes") + ":")
-        _write_array(write, (
-            {"id": p.id, "trigger": p.trigger, "status": p.status, "outcome": p.outcome,
-             "model": p.model, "lines_before": p.lines_before, "lines_after": p.lines_after,
-             "changes": p.changes, "input_tokens": p.input_tokens, "output_tokens": p.output_tokens,
-             "cost": p.cost, "created_at": p.created_at, "finished_at": p.finished_at}
-            for p in _rows(MemoryPass.objects.for_owner(owner))
-        ))
+        _write_array(write, pass_log_export(owner=owner, chunk=_EXPORT_CHUNK))
         # What each pass changed, with the words: the owner's memory, like the list itself.
         write("," + _json("memory_changes") + ":")
-        _write_array(write, (
-            {"id": c.id, "memory_pass": c.memory_pass_id, "reply": c.reply_id, "kind": c.kind,
-             "old": c.old_text, "new": c.new_text, "reason": c.reason, "count": c.count,
-             "created_at": c.created_at}
-            for c in _rows(MemoryChange.objects.for_owner(owner))
-        ))
+        _write_array(write, memory_changes_export(owner=owner, chunk=_EXPORT_CHUNK))
         write("}\n")
     return AccountExport(conversations=conversations, messages=messages, projects=projects,
                         voice_sessions=sessions, facts=facts)
@@ -145,15 +134,9 @@ def _preferences(user_id: int) -> dict[str, object] | None:
 
 def _write_memory(write: Callable[[str], object], user_id: int) -> int:
     """`memory` (the list) and `memory_meta`; returns how many facts."""
-    memory = Memory.objects.filter(user_id=user_id).first()
-    lines = list(memory.lines) if memory else []
+    lines, meta = memory_export(owner=Owner(user_id=user_id))
     write(_member("memory", lines))
-    write(_member("memory_meta", {
-        "count": len(lines), "tokens": memory.tokens if memory else 0,
-        "version": memory.version if memory else 0,
-        "updated_at": memory.updated_at if memory else None,
-        "cleared_at": memory.cleared_at if memory else None,
-    }))
+    write(_member("memory_meta", meta))
     return len(lines)
 
 

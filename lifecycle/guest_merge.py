@@ -15,16 +15,14 @@ from accounts.locks import OwnerGone, owner_hold
 from accounts.models import Guest, Preference
 from accounts.owner import Owner
 from chat.models import Conversation, Project, VoiceSession
-from memory.models import MemoryPass
-from memory.passes import pass_queue_after_merge
-from memory.store import memory_merge_guest
+from memory.services import memory_guest_merge
 
 log = logging.getLogger(__name__)
 
-# Everything a guest owns that moves to the account as it is (Preference and Memory
-# are one-per-owner and are merged instead).
+# Everything of chat's a guest owns, moved to the account as it is (Preference is one
+# per owner and merged here; memory merges its list and moves its passes itself).
 _MOVED_WITH_GUEST: tuple[type[models.Model], ...] = (
-    Project, Conversation, VoiceSession, MemoryPass,
+    Project, Conversation, VoiceSession,
 )
 # What memory passes read: a guest's clear moves with these and covers only them.
 _READ_BY_MEMORY = (Conversation, VoiceSession)
@@ -52,12 +50,11 @@ def guest_merge_into_user(*, guest_id: uuid.UUID, user_id: int) -> GuestMerge | 
     1. Hold the account's row (accounts.locks), then lock the guest row: a second merge
        of the same guest (double submit, signup then login) waits here and then finds
        nothing to do.
-    2. Merge the guest's facts into the account's list (memory.store.memory_merge_guest):
-       line by line, the account's wording kept, trimmed to the cap when over it.
-    3. Move conversations, projects, voice sessions and every MemoryPass row, queued
-       ones included: a pass queued for the guest then runs for the account.
-    4. Merge preferences (the account's own choices win); queue a compaction pass if
-       the merged list went over the cap (memory.passes); delete the guest. Its Memory
+    2. Memory merges the guest's list into the account's, moves every pass of the
+       guest (a queued one then runs for the account) and queues a compaction when the
+       merged list went over the cap (memory.services.memory_guest_merge).
+    3. Move conversations, projects and voice sessions.
+    4. Merge preferences (the account's own choices win); delete the guest. Its Memory
        row goes with it, so a guest pass still running finds no guest row to write.
     All in one transaction: either everything moved or nothing did.
     """
@@ -73,8 +70,9 @@ def guest_merge_into_user(*, guest_id: uuid.UUID, user_id: int) -> GuestMerge | 
         guest = Guest.objects.select_for_update().filter(pk=guest_id).first()
         if guest is None:
             return None
-        memory = memory_merge_guest(guest_id=guest_id, user_id=user_id)
-        moved: dict[str, int] = {}
+        merged = memory_guest_merge(guest_id=guest_id, user_id=user_id)
+        memory = merged.merge
+        moved: dict[str, int] = {"memory passes": merged.passes_moved}
         for model in _MOVED_WITH_GUEST:
             changes: dict[str, object] = {"user_id": user_id, "guest_id": None}
             if memory.guest_cleared_at and model in _READ_BY_MEMORY:
@@ -82,7 +80,6 @@ def guest_merge_into_user(*, guest_id: uuid.UUID, user_id: int) -> GuestMerge | 
             rows = model.objects.filter(guest_id=guest_id)
             moved[str(model._meta.verbose_name_plural)] = rows.update(**changes)
         _merge_preference(guest_id=guest_id, user_id=user_id)
-        compaction = pass_queue_after_merge(owner=Owner(user_id=user_id), merge=memory)
         # Memory (and anything else still hanging off the guest) cascades.
         guest.delete()
 
@@ -90,7 +87,7 @@ def guest_merge_into_user(*, guest_id: uuid.UUID, user_id: int) -> GuestMerge | 
              user_id, memory.added, memory.trimmed, moved)
     return GuestMerge(
         facts_added=memory.added, facts_total=len(memory.lines), tokens=memory.tokens,
-        facts_trimmed=memory.trimmed, compaction_pass_id=compaction.pk if compaction else None,
+        facts_trimmed=memory.trimmed, compaction_pass_id=merged.compaction_pass_id,
         moved=moved,
     )
 

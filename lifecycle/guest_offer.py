@@ -29,8 +29,7 @@ from accounts.models import Guest
 from accounts.owner import Owner
 from chat.models import Conversation, Project, VoiceSession
 from lifecycle.guest_merge import guest_merge_into_user
-from memory.models import Memory
-from memory.store import MemoryUnavailable, memory_read
+from memory.services import MemoryUnavailable, memory_lock, memory_read
 
 log = logging.getLogger(__name__)
 
@@ -121,7 +120,7 @@ def guest_offer_add(*, guest_id: uuid.UUID, user_id: int, digest: str) -> OfferA
         owner_hold(owner=Owner(user_id=user_id))
         if not Guest.objects.select_for_update().filter(pk=guest_id).exists():
             return OfferAnswer.GONE
-        list(Memory.objects.select_for_update().filter(guest_id=guest_id).values_list("pk"))
+        memory_lock(owner=Owner(guest_id=guest_id))
         current = guest_offer_contents(guest_id=guest_id)
         if current is None:
             return OfferAnswer.GONE

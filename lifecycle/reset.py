@@ -24,14 +24,13 @@ from django.db import transaction
 from accounts.models import Preference
 from accounts.owner import Owner
 from chat.models import Conversation, Project, VoiceSession
-from memory.models import Memory, MemoryPass
-from memory.store import memory_clear
+from memory.services import memory_wipe
 
 log = logging.getLogger(__name__)
 
 # What an unproven account holds, in deletion order (messages and voice turns go with
 # their conversation and session).
-_WIPED = (MemoryPass, Conversation, VoiceSession, Project, Preference)
+_WIPED = (Conversation, VoiceSession, Project, Preference)
 
 
 def account_address_verified(*, user_id: int) -> bool:
@@ -60,16 +59,12 @@ def account_password_reset(*, user: Any, password: str) -> dict[str, int]:
 
 
 def _contents_wipe(*, user_id: int) -> dict[str, int]:
-    list(Memory.objects.select_for_update().filter(user_id=user_id).values_list("pk"))
-    removed: dict[str, int] = {}
+    # Memory first (it locks its list, so a pass saving finishes first), then the rest.
+    removed = memory_wipe(owner=Owner(user_id=user_id))
     for model in _WIPED:
         _, counts = model.objects.filter(user_id=user_id).delete()
         for label, count in counts.items():
             removed[label] = removed.get(label, 0) + count
-    facts = Memory.objects.filter(user_id=user_id).values_list("lines", flat=True).first()
-    if facts:
-        removed["memory.facts"] = len(facts)
-    memory_clear(owner=Owner(user_id=user_id))
     return removed
 
 

@@ -21,7 +21,7 @@ from lifecycle.cleanup import guest_delete
 from lifecycle.guest_merge import guest_merge_into_user
 from lifecycle.guest_offer import guest_offer_contents, guest_offer_forget, guest_offer_keep, guest_offered
 from lifecycle.notices import SIGNUP_NOTICE_ATTRIBUTE, signup_notice
-from memory.store import MemoryUnavailable
+from memory.services import MemoryUnavailable
 
 
 def _session_guest_forget(request: HttpRequest) -> None:

@@ -8,14 +8,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.owner import owner_for_read, owner_for_write
-from accounts.preferences import chat_models, preference_read, preference_save
+from accounts.owner import owner_for_write, owner_seen
+from accounts.preferences import preference_read, preference_save, preferred_chat_model
 from lifecycle.cleanup import guest_delete
 from lifecycle.forms import PreferencesForm
 from lifecycle.guest_offer import OfferAnswer, guest_offer_add, guest_offer_forget, guest_offered
-from memory import texts as memory_texts
-from memory.store import MemoryUnavailable
-from memory.views import memory_block_context
+from memory.services import MemoryUnavailable, memory_block_context, memory_read_failed_text
 
 
 @never_cache
@@ -35,14 +33,13 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             return redirect("lifecycle:settings")
         status = 400
     else:
-        saved = preference_read(owner=owner_for_read(request))
-        form = PreferencesForm(
-            initial={"language": saved.language, "chat_model": saved.chat_model or chat_models()[0]}
-        )
+        owner = owner_seen(request)
+        form = PreferencesForm(initial={"language": preference_read(owner=owner).language,
+                                        "chat_model": preferred_chat_model(owner=owner)})
         status = 200
     context = {
         "form": form,
-        **memory_block_context(owner=owner_for_read(request), expanded=request.GET.get("memory") == "open"),
+        **memory_block_context(owner=owner_seen(request), expanded=request.GET.get("memory") == "open"),
     }
     return render(request, "settings/page.html", context, status=status)
 
@@ -68,7 +65,7 @@ def guest_offer_add_form(request: HttpRequest) -> HttpResponse:
         answer = guest_offer_add(guest_id=guest_id, user_id=request.user.pk,
                                  digest=request.POST.get("offer", ""))
     except MemoryUnavailable:
-        messages.error(request, memory_texts.READ_FAILED)
+        messages.error(request, memory_read_failed_text())
         return _back(request)
     if answer is OfferAnswer.CHANGED:
         # Shown again as it is now: nothing is added that the person has not seen.

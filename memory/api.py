@@ -10,10 +10,10 @@ from django.http import HttpRequest, HttpResponse
 from ninja import Field, Router, Schema
 from ninja.decorators import decorate_view
 
-from accounts.owner import owner_for_read
+from accounts.owner import owner_seen
 from accounts.ratelimit import rate_limited
 from memory import texts
-from memory.store import EMPTY, MemoryClearFailed, MemoryUnavailable, memory_clear, memory_read
+from memory.services import MemoryClearFailed, MemoryUnavailable, memory_settings_clear, memory_settings_read
 from whizi.api import refusals
 from whizi.http import json_error
 
@@ -81,9 +81,9 @@ class MemoryClearedOut(Schema):
 def memory_get(request: HttpRequest) -> dict[str, object] | HttpResponse:
     """The saved facts, with the alert's wording; 503 when memory cannot be read (nothing
     was changed)."""
-    owner = owner_for_read(request)
+    owner = owner_seen(request)
     try:
-        snapshot = memory_read(owner=owner) if owner is not None else EMPTY
+        snapshot = memory_settings_read(owner=owner)
     except MemoryUnavailable:
         return json_error(503, texts.READ_FAILED_TITLE, texts.READ_FAILED)
     return {"facts": list(snapshot.lines), "count": snapshot.count, "tokens": snapshot.tokens,
@@ -99,10 +99,9 @@ def memory_get(request: HttpRequest) -> dict[str, object] | HttpResponse:
 def memory_delete(request: HttpRequest) -> dict[str, str] | HttpResponse:
     """Clear every saved fact, everywhere; 503 when the clear failed (the list is still
     there, and clearing again works)."""
-    owner = owner_for_read(request)
+    owner = owner_seen(request)
     try:
-        if owner is not None:  # a visitor with no guest has nothing to clear
-            memory_clear(owner=owner)
+        memory_settings_clear(owner=owner)
     except MemoryClearFailed:
         return json_error(503, texts.CLEAR_FAILED_TITLE, texts.CLEAR_FAILED)
     return {"title": str(texts.CLEARED_TITLE), "message": str(texts.CLEARED_MESSAGE)}

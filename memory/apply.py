@@ -32,8 +32,9 @@ from memory.grammar import MemoryRequest, forget_asked, memory_requests_in
 from memory.lines import line_key
 from memory.own_words import own_words
 from memory.parse import Answer
-from memory.prompts import COMPACTION_REASONS, REMOVAL_REASONS, Turn
+from memory.prompts import COMPACTION_REASONS, REMOVAL_REASONS
 from memory.safety import blocked_reason, decoded_payloads, safe_lines, storable_line
+from memory.sources import Turn
 
 # A re-typed line (no id) this close to a saved line is taken as that line, edited.
 RETYPED_SAME_LINE = 0.6

@@ -21,8 +21,9 @@ from memory.budget import trim_to_budget
 from memory.grammar import memory_requests_in
 from memory.models import MemoryPass
 from memory.parse import Answer, AnswerError, parse_answer
-from memory.prompts import Turn, compaction_messages
+from memory.prompts import compaction_messages
 from memory.safety import blocked_reason
+from memory.sources import Turn
 from memory.tokens import count_list_tokens, count_tokens
 from memory.window import messages_tokens, pass_input, pass_window
 from whizi import llm

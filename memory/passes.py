@@ -1,23 +1,10 @@
-"""When a memory pass runs (docs/DESIGN.md §2.3), in one place.
-
-- after a reply, when the user's message asks Whizi to remember or forget something
-  ("request"), else when the conversation crosses a multiple of 6 turns ("cadence");
-- once at the end of a voice session, over its whole transcript ("voice");
-- after a guest's list merged into an account's went over the 2,000-token cap (it is
-  stored trimmed to the cap): a compaction toward the 1,500 target ("merge");
-- never while the operator switch WHIZI_MEMORY_ENABLED is off.
+"""When a memory pass runs: the rules are docs/DESIGN.md §2.3 (cadence, request, voice
+once, merge over the cap, the operator switch, one waiting pass per conversation), and
+pass_request is their one home.
 
 A pass is recorded as a MemoryPass row in the caller's transaction and published to the
 worker only after it commits. The row is the record and the broker message only the
 nudge: a publish that fails is picked up by the sweep (memory.sweep).
-
-At most one chat pass per conversation waits for a worker. A reply that makes a pass due
-while the conversation already has one queued and not yet started joins it instead of
-recording another: the waiting pass now runs through the newer reply (and becomes a
-request pass if the new one is). The pass reads the 6 turns through the reply it was first
-recorded for and every turn after it (memory.sources), so joining drops no turn a separate
-pass would have read, and one owner sending many messages adds one pass to the queue,
-not one per message.
 """
 
 from __future__ import annotations
@@ -25,7 +12,7 @@ from __future__ import annotations
 from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import BigIntegerField, Value
+from django.db.models import BigIntegerField, Q, Value
 from django.db.models.functions import Greatest, Least
 
 from accounts.owner import Owner
@@ -47,41 +34,51 @@ def pass_asked_for(user_text: str) -> bool:
     return is_memory_request(user_text)
 
 
-def pass_trigger_after_reply(*, user_asked: bool, turns_after: int) -> str | None:
-    """The trigger a reply makes due, if any (`turns_after`: turns including the reply)."""
-    if user_asked:
-        return Trigger.REQUEST
-    every = settings.WHIZI_MEMORY_PASS_TURNS
-    if turns_after // every > (turns_after - 2) // every:
-        return Trigger.CADENCE
-    return None
+def pass_request(*, owner: Owner, trigger: str, turns_after: int = 0, through_message_id: int | None = None,
+                 conversation_id: int | None = None, voice_session_id: int | None = None,
+                 merge: MemoryMerge | None = None) -> MemoryPass | None:
+    """The one answer to "does a pass run now?": record the pass `trigger` makes due (or
+    join the conversation's waiting one) and publish it after commit; None when none is due.
 
-
-def pass_queue(*, owner: Owner, trigger: str, through_message_id: int | None = None,
-               voice_session_id: int | None = None) -> MemoryPass | None:
-    """Record a pass for this trigger and publish it after commit; None when none is due.
-    A voice or merge pass never joins another (see the module's docstring)."""
-    if not settings.WHIZI_MEMORY_ENABLED:
+    After a reply, chat asks with REQUEST (pass_asked_for() of the message) or CADENCE,
+    with `turns_after` (turns including the reply), the reply as `through_message_id` and
+    its `conversation_id`; a voice session's end asks with VOICE and `voice_session_id`; a
+    guest merge asks with MERGE and its `merge` (docs/DESIGN.md §2.3).
+    """
+    if not settings.WHIZI_MEMORY_ENABLED or not _pass_due(
+            trigger=trigger, turns_after=turns_after, voice_session_id=voice_session_id, merge=merge):
         return None
-    if trigger == Trigger.VOICE and MemoryPass.objects.filter(voice_session_id=voice_session_id).exists():
-        return None  # one pass per voice session, however often it is ended
-    memory_pass = MemoryPass.objects.create(
-        **owner.lookup, trigger=trigger, through_message_id=through_message_id,
-        voice_session_id=voice_session_id,
-    )
-    pass_publish_on_commit(memory_pass.pk)
-    return memory_pass
+    if conversation_id is None:  # a voice or merge pass never joins another
+        memory_pass = MemoryPass.objects.create(
+            **owner.lookup, trigger=trigger, through_message_id=through_message_id,
+            voice_session_id=voice_session_id,
+        )
+        pass_publish_on_commit(memory_pass.pk)
+        return memory_pass
+    # A savepoint only when a pass is due (most replies make none): a database error here
+    # undoes the pass alone, and the caller decides whether its own work goes on.
+    with transaction.atomic():
+        return _pass_join_or_record(owner=owner, trigger=trigger, conversation_id=conversation_id,
+                                    through_message_id=through_message_id)
 
 
-def pass_queue_after_reply(*, owner: Owner, user_asked: bool, turns_after: int, reply_id: int,
-                           conversation_id: int) -> MemoryPass | None:
-    """After a reply is saved: the pass the exchange made due, if any, recorded or joined
-    to the conversation's waiting pass (`user_asked`: pass_asked_for() of the message)."""
-    trigger = pass_trigger_after_reply(user_asked=user_asked, turns_after=turns_after)
-    if trigger is None or not settings.WHIZI_MEMORY_ENABLED:
-        return None
+def _pass_due(*, trigger: str, turns_after: int, voice_session_id: int | None,
+              merge: MemoryMerge | None) -> bool:
+    if trigger == Trigger.CADENCE:  # the exchange crossed a multiple of the cadence
+        every = settings.WHIZI_MEMORY_PASS_TURNS
+        return turns_after // every > (turns_after - 2) // every
+    if trigger == Trigger.VOICE:  # one pass per voice session, however often it is ended
+        return not MemoryPass.objects.filter(voice_session_id=voice_session_id).exists()
+    if trigger == Trigger.MERGE:  # a compaction only when the merged list went over the cap
+        return merge is not None and merge.over_budget
+    return True  # the user asked
+
+
+def _pass_join_or_record(*, owner: Owner, trigger: str, conversation_id: int,
+                         through_message_id: int) -> MemoryPass:
     for round_ in range(JOIN_ROUNDS):
-        joined = _pass_join(conversation_id=conversation_id, trigger=trigger, reply_id=reply_id)
+        joined = _pass_join(conversation_id=conversation_id, trigger=trigger,
+                            through_message_id=through_message_id)
         if joined is not None:
             return joined
         try:
@@ -89,14 +86,14 @@ def pass_queue_after_reply(*, owner: Owner, user_asked: bool, turns_after: int, 
             # place first, only this insert is undone, and the next round joins that pass.
             with transaction.atomic():
                 return _pass_record_waiting(owner=owner, conversation_id=conversation_id,
-                                            trigger=trigger, reply_id=reply_id)
+                                            trigger=trigger, through_message_id=through_message_id)
         except IntegrityError:
             if round_ == JOIN_ROUNDS - 1:
                 raise
-    return None  # not reached: the last round returns or raises
+    raise AssertionError("not reached: the last round returns or raises")
 
 
-def _pass_join(*, conversation_id: int, trigger: str, reply_id: int) -> MemoryPass | None:
+def _pass_join(*, conversation_id: int, trigger: str, through_message_id: int) -> MemoryPass | None:
     """Join the conversation's pass that is queued and not yet started, if there is one.
 
     One filtered UPDATE decides, race-safely: a worker claims a pass with a filtered
@@ -107,10 +104,10 @@ def _pass_join(*, conversation_id: int, trigger: str, reply_id: int) -> MemoryPa
     replies commit in. A retried pass (queued again, started_at set) is never joined: its
     retry may be minutes away.
     """
+    through = Value(through_message_id, output_field=BigIntegerField())
     updates: dict[str, object] = {
-        "through_message_id": Greatest("through_message_id", Value(reply_id, output_field=BigIntegerField())),
-        "first_through_message_id": Least("first_through_message_id",
-                                          Value(reply_id, output_field=BigIntegerField())),
+        "through_message_id": Greatest("through_message_id", through),
+        "first_through_message_id": Least("first_through_message_id", through),
     }
     if trigger == Trigger.REQUEST:
         updates["trigger"] = Trigger.REQUEST
@@ -121,23 +118,32 @@ def _pass_join(*, conversation_id: int, trigger: str, reply_id: int) -> MemoryPa
     return waiting.first()  # the row stays locked by the UPDATE until the caller commits
 
 
-def _pass_record_waiting(*, owner: Owner, conversation_id: int, trigger: str, reply_id: int) -> MemoryPass:
+def _pass_record_waiting(*, owner: Owner, conversation_id: int, trigger: str,
+                         through_message_id: int) -> MemoryPass:
     # The database lets one chat pass per conversation wait (a partial unique index, see
     # MemoryPass.Meta): two replies recording at once cannot both insert, the second
     # waits for the first to commit and then fails here, and joins it.
     memory_pass = MemoryPass.objects.create(
-        **owner.lookup, trigger=trigger, through_message_id=reply_id, first_through_message_id=reply_id,
-        conversation_id=conversation_id,
+        **owner.lookup, trigger=trigger, through_message_id=through_message_id,
+        first_through_message_id=through_message_id, conversation_id=conversation_id,
     )
     pass_publish_on_commit(memory_pass.pk)
     return memory_pass
 
 
-def pass_queue_after_merge(*, owner: Owner, merge: MemoryMerge) -> MemoryPass | None:
-    """After a guest merge: a compaction pass when the merged list went over the cap."""
-    if not merge.over_budget:
-        return None
-    return pass_queue(owner=owner, trigger=Trigger.MERGE)
+def pass_follow_removed(*, conversation_id: int, removed_from: int, successor: int) -> bool:
+    """Messages from `removed_from` on were removed (an edit, a regenerate): the passes
+    that were to read through one and have not started read through `successor` instead.
+    True when any pass had read, or was to read, a removed message."""
+    covering = MemoryPass.objects.filter(conversation_id=conversation_id).filter(
+        Q(through_message_id__gte=removed_from) | Q(first_through_message_id__gte=removed_from))
+    covered = covering.exists()
+    # Only passes still queued (waiting, or waiting for a retry): one a worker is
+    # running read its turns when it started.
+    waiting = covering.filter(status=MemoryPass.Status.QUEUED)
+    waiting.filter(through_message_id__gte=removed_from).update(through_message_id=successor)
+    waiting.filter(first_through_message_id__gte=removed_from).update(first_through_message_id=successor)
+    return covered
 
 
 def pass_publish(pass_id: int) -> None:

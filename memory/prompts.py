@@ -26,12 +26,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from datetime import date
 
 from django.conf import settings
 
 from memory.own_words import own_words
+from memory.sources import Turn
 
 NO_CHANGE = "NO CHANGE"
 # Why a line goes. A pass may remove a line for these three; a compaction may also merge
@@ -217,12 +217,6 @@ asked what the user told you before, say that you cannot see earlier conversatio
 _OUR_TAGS = re.compile(
     r"</?\s*(saved_memory|existing_memory|conversation|memory_to_compact|memory)\b[^>]*>", re.IGNORECASE
 )
-
-
-@dataclass(frozen=True)
-class Turn:
-    role: str  # "user" or "assistant"
-    content: str
 
 
 def neutralise(text: str) -> str:

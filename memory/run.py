@@ -23,9 +23,8 @@ from django.utils import timezone
 from accounts.owner import Owner
 from memory.compute import Meter, Outcome, PassResult, pass_compute
 from memory.models import MemoryPass
-from memory.prompts import Turn
-from memory.sources import pass_source, pass_turns
-from memory.store import MemoryState, memory_save_changes, memory_state_for_pass, memory_state_reload
+from memory.sources import Turn, pass_source, pass_turns
+from memory.store import MemoryState, memory_save_changes, memory_state_get_or_create, memory_state_reload
 from whizi.metrics import (
     metric_memory_pass,
     metric_memory_pass_retry,
@@ -119,25 +118,34 @@ def pass_release(*, pass_id: int, error: str = "") -> None:
     )
 
 
-def _finish(memory_pass: MemoryPass, *, outcome: str, started: float, meter: Meter,
-            error: str = "", lines_before: int = 0, lines_after: int = 0,
-            changes: dict[str, object] | None = None) -> PassReport:
-    seconds = time.perf_counter() - started
-    MemoryPass.objects.filter(pk=memory_pass.pk, status=MemoryPass.Status.RUNNING).update(
+def pass_finish(memory_pass: MemoryPass, *, outcome: str, error: str = "", still: Q | None = None,
+                seconds: float | None = None, meter: Meter | None = None, lines_before: int = 0,
+                lines_after: int = 0, changes: dict[str, object] | None = None) -> bool:
+    """Every way a pass ends, a run's or the sweep's: record the outcome on its row, log it
+    and count it (metrics only, never fact text). False when another run holds the pass.
+
+    `still` is what the row must still be for this ending to stand (by default: running);
+    a row that is gone (its owner was deleted) still ends, logged and counted.
+    """
+    meter = meter or Meter()
+    still = still if still is not None else Q(status=MemoryPass.Status.RUNNING)
+    recorded = MemoryPass.objects.filter(still, pk=memory_pass.pk).update(
         status=MemoryPass.Status.DONE, outcome=outcome, error=error[:200],
         input_tokens=meter.input_tokens, output_tokens=meter.output_tokens, cost=meter.cost,
         lines_before=lines_before, lines_after=lines_after, changes=changes or {},
-        duration_ms=round(seconds * 1000), model_ms=round(meter.seconds * 1000),
+        duration_ms=round((seconds or 0) * 1000), model_ms=round(meter.seconds * 1000),
         finished_at=timezone.now(),
     )
+    if not recorded and MemoryPass.objects.filter(pk=memory_pass.pk).exists():
+        return False
     level = logging.WARNING if outcome == Outcome.FAILED else logging.INFO
-    log.log(level, "memory pass %s for %s: %s%s (%d model calls, %.0f ms)", memory_pass.pk,
-            Owner.of(memory_pass).key, outcome, f" [{error}]" if error else "", meter.calls, seconds * 1000)
+    took = f", {seconds * 1000:.0f} ms" if seconds is not None else ""
+    log.log(level, "memory pass %s for %s: %s%s (%d model calls%s)", memory_pass.pk,
+            Owner.of(memory_pass).key, outcome, f" [{error}]" if error else "", meter.calls, took)
     metric_memory_pass(trigger=memory_pass.trigger, outcome=outcome, seconds=seconds, error=error)
     metric_model_usage(model=memory_pass.model or settings.WHIZI_MEMORY_MODEL, use="memory",
                        input_tokens=meter.input_tokens, output_tokens=meter.output_tokens, cost=meter.cost)
-    return PassReport(pass_id=memory_pass.pk, outcome=outcome, seconds=seconds,
-                      model_seconds=meter.seconds, error=error)
+    return True
 
 
 def _time_for_another_round(started: float) -> bool:
@@ -183,8 +191,11 @@ class _PassRun:
             changes = {"kept": result.kept, "edited": result.edited, "added": result.added,
                        "removed": result.removed, "refused": result.refused, "refused_by": result.refused_by,
                        "asked": result.asked, "already": result.already, "blocked": result.blocked}
-        return _finish(self.memory_pass, outcome=outcome, started=self.started, meter=self.meter,
-                       error=error, lines_before=self.before, lines_after=lines_after, changes=changes)
+        seconds = time.perf_counter() - self.started
+        pass_finish(self.memory_pass, outcome=outcome, seconds=seconds, meter=self.meter, error=error,
+                    lines_before=self.before, lines_after=lines_after, changes=changes)
+        return PassReport(pass_id=self.memory_pass.pk, outcome=outcome, seconds=seconds,
+                          model_seconds=self.meter.seconds, error=error)
 
     def save(self, result: PassResult) -> bool:
         """Save the result over the list read, with each changed line on record for the
@@ -207,7 +218,7 @@ class _PassRun:
             # everything else. Follow it there and run again on the account's list.
             moved_to = _current_owner(self.memory_pass.pk)
             if moved_to not in (None, Owner.of(self.memory_pass)):
-                fresh = memory_state_for_pass(owner=moved_to)
+                fresh = memory_state_get_or_create(owner=moved_to)
             if fresh is None:
                 return self.finish(Outcome.DISCARDED, error="owner_gone", lines_after=0)
             self.memory_pass = MemoryPass.objects.get(pk=self.memory_pass.pk)
@@ -245,7 +256,7 @@ def pass_run(*, pass_id: int, redelivered: bool = False) -> PassReport | None:
     if memory_pass.attempts > MAX_CLAIMS:
         # Delivered over and over (a worker dying mid-pass each time): stop here.
         return run.finish(Outcome.FAILED, error="attempts")
-    state = memory_state_for_pass(owner=Owner.of(memory_pass))
+    state = memory_state_get_or_create(owner=Owner.of(memory_pass))
     if state is None:
         return run.finish(Outcome.DISCARDED, error="owner_gone")
     run.read(state)

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 
 from django.conf import settings
-from django.db.models import Count, Min, Q
+from django.db.models import Count, Min, Q, Sum
 from django.utils import timezone
 from django.utils.translation import ngettext
 
+from accounts.owner import Owner
 from memory import texts
+from memory.api import MemoryMarkOut  # noqa: F401  re-exported: chat's API describes a reply's mark with it
 from memory.models import Memory, MemoryChange, MemoryPass
 from memory.prompts import MEMORY_SYSTEM_MESSAGE
 from memory.safety import refusal_category
@@ -195,6 +197,57 @@ def memory_block_max_tokens() -> int:
     """The memory block's largest size in a chat request: the cap on the list plus its
     framing. A chat budgets its history around it, so trimming never waits for the read."""
     return settings.WHIZI_MEMORY_MAX_TOKENS + count_tokens(MEMORY_SYSTEM_MESSAGE.format(lines=""))
+
+
+def memory_contents_count(*, owner: Owner) -> dict[str, int]:
+    """How many memory rows and passes the owner has, by model label (what deleting the
+    account would remove)."""
+    return {"memory.Memory": Memory.objects.filter(**owner.lookup).count(),
+            "memory.MemoryPass": MemoryPass.objects.for_owner(owner).count(),
+            "memory.MemoryChange": MemoryChange.objects.for_owner(owner).count()}
+
+
+def memory_export(*, owner: Owner) -> tuple[list[str], dict[str, object]]:
+    """The account export's `memory` (the list) and `memory_meta`."""
+    memory = Memory.objects.filter(**owner.lookup).first()
+    lines = list(memory.lines) if memory else []
+    return lines, {
+        "count": len(lines), "tokens": memory.tokens if memory else 0,
+        "version": memory.version if memory else 0,
+        "updated_at": memory.updated_at if memory else None,
+        "cleared_at": memory.cleared_at if memory else None,
+    }
+
+
+def pass_log_export(*, owner: Owner, chunk: int) -> Iterator[dict[str, object]]:
+    """The owner's pass log for the account export, in id order from a server-side
+    cursor: metrics only, never fact text."""
+    for p in MemoryPass.objects.for_owner(owner).order_by("id").iterator(chunk):
+        yield {"id": p.id, "trigger": p.trigger, "status": p.status, "outcome": p.outcome,
+               "model": p.model, "lines_before": p.lines_before, "lines_after": p.lines_after,
+               "changes": p.changes, "input_tokens": p.input_tokens, "output_tokens": p.output_tokens,
+               "cost": p.cost, "created_at": p.created_at, "finished_at": p.finished_at}
+
+
+def memory_changes_export(*, owner: Owner, chunk: int) -> Iterator[dict[str, object]]:
+    """What each of the owner's passes changed, with the words (the owner's memory, like the
+    list itself), for the account export, in id order from a server-side cursor."""
+    for c in MemoryChange.objects.for_owner(owner).order_by("id").iterator(chunk):
+        yield {"id": c.id, "memory_pass": c.memory_pass_id, "reply": c.reply_id, "kind": c.kind,
+               "old": c.old_text, "new": c.new_text, "reason": c.reason, "count": c.count,
+               "created_at": c.created_at}
+
+
+def pass_usage_by_owner(*, search: str = "") -> list[dict[str, object]]:
+    """What memory passes cost each owner (admin's usage page): user, user__email, guest,
+    passes, input_tokens, output_tokens, cost_sum. `search` matches an account's email or
+    a guest's exact id."""
+    passes = MemoryPass.objects.all()
+    if search:
+        passes = passes.filter(Q(user__email__icontains=search) | Q(guest__id__iexact=search))
+    return list(passes.values("user", "user__email", "guest").annotate(
+        passes=Count("id"), input_tokens=Sum("input_tokens"), output_tokens=Sum("output_tokens"),
+        cost_sum=Sum("cost")))
 
 
 def pass_queue_gauges() -> list[tuple[str, str, float]]:

@@ -8,10 +8,21 @@ last clear (so cleared facts are not read back out of old messages).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from memory.models import MemoryPass
-from memory.prompts import Turn
+if TYPE_CHECKING:  # the readers' plumbing needs no model loaded (memory.prompts uses Turn)
+    from memory.models import MemoryPass
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of a conversation or voice session, as a pass reads it."""
+
+    role: str  # "user" or "assistant"
+    content: str
+
 
 # "chat": reader(through, cleared_at, first) -> the last WHIZI_MEMORY_PASS_TURNS turns up
 # to reply `first` and every turn after it up to reply `through` (the turns that joined

@@ -20,7 +20,7 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from accounts.locks import owner_hold
+from accounts.locks import OwnerGone, owner_hold
 from accounts.owner import Owner
 from memory.apply import LineChange
 from memory.budget import trim_to_budget
@@ -119,8 +119,8 @@ class MemoryState:
 _STATE_FIELDS = ("pk", "lines", "version", "epoch", "cleared_at")
 
 
-def memory_state_for_pass(*, owner: Owner) -> MemoryState | None:
-    """The owner's row (created empty on first use); None when the owner is gone."""
+def memory_state_get_or_create(*, owner: Owner) -> MemoryState | None:
+    """The owner's row, created empty when it has none; None when the owner is gone."""
     try:
         memory, _ = Memory.objects.get_or_create(**owner.lookup)
     except IntegrityError:
@@ -153,8 +153,16 @@ def memory_save_changes(*, state: MemoryState, lines: Sequence[str], owner: Owne
                         reply_id: int | None, changes: Sequence[LineChange]) -> bool:
     """memory_save(), and each changed line recorded with its words (MemoryChange) in the
     same transaction: a change is on record exactly when it was saved, never after a clear
-    that beat it. False (nothing written) when another write got there first."""
+    that beat it. False (nothing written) when another write got there first, or the
+    owner is gone (deleted, or a guest merged into an account)."""
     with transaction.atomic():
+        try:
+            # The owner's row first, as every writer does (accounts.locks): the change rows'
+            # key check would otherwise reach it after the list's row, against a deletion
+            # that holds it and waits for the list.
+            owner_hold(owner=owner)
+        except OwnerGone:
+            return False
         if not memory_save(state=state, lines=lines):
             return False
         MemoryChange.objects.bulk_create(

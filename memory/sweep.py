@@ -25,13 +25,12 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 from django.utils import timezone
 
 from memory.models import MemoryPass
 from memory.passes import pass_publish
-from memory.run import MAX_CLAIMS
-from whizi.metrics import metric_memory_pass
+from memory.run import MAX_CLAIMS, pass_finish
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +60,7 @@ def _retry_grace() -> timedelta:
     return timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT + longest_wait) + QUEUED_GRACE
 
 
-def stranded_passes(*, now: datetime) -> QuerySet[MemoryPass]:
+def _stranded(*, now: datetime) -> Q:
     """Passes no worker is running and no message is known to be coming for."""
     never_started = Q(status=MemoryPass.Status.QUEUED, started_at__isnull=True,
                       created_at__lt=now - QUEUED_GRACE)
@@ -70,7 +69,7 @@ def stranded_passes(*, now: datetime) -> QuerySet[MemoryPass]:
     # longer lost its worker; the claim takes such a pass back (memory.run._claim).
     worker_lost = Q(status=MemoryPass.Status.RUNNING,
                     started_at__lt=now - timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT))
-    return MemoryPass.objects.filter(never_started | retry_overdue | worker_lost)
+    return never_started | retry_overdue | worker_lost
 
 
 def _republish_key(memory_pass: dict) -> str:
@@ -83,27 +82,22 @@ def pass_sweep() -> SweepReport:
     """Publish again every stranded pass, and fail the ones that keep dying.
 
     1. Stranded passes already claimed MAX_CLAIMS times are recorded as failed
-       ("attempts"), with one filtered UPDATE, so a pass a worker took meanwhile is
-       left alone.
+       ("attempts") through the one finisher (memory.run.pass_finish), each with a
+       filtered UPDATE, so a pass a worker took meanwhile is left alone.
     2. The other stranded passes, oldest first (at most BATCH), are published again,
        each at most once per REPUBLISH_EVERY.
     3. If the broker refuses a publish, the sweep stops there: the passes stay as they
        are and the next sweep tries again.
     """
     now = timezone.now()
-    stranded = stranded_passes(now=now)
-    poison = list(stranded.filter(attempts__gte=MAX_CLAIMS).values_list("pk", flat=True)[:BATCH])
-    failed = []
-    if poison:
-        stranded_poison = stranded_passes(now=now).filter(pk__in=poison, attempts__gte=MAX_CLAIMS)
-        stranded_poison.update(status=MemoryPass.Status.DONE, outcome=MemoryPass.Outcome.FAILED,
-                               error="attempts", finished_at=now)
-        failed = list(MemoryPass.objects.filter(pk__in=poison, error="attempts",
-                                                finished_at=now).values_list("pk", flat=True))
+    stranded = MemoryPass.objects.filter(_stranded(now=now))
+    # Through the one finisher, each only while still stranded and spent: a pass a worker
+    # took meanwhile is left alone.
+    poison = _stranded(now=now) & Q(attempts__gte=MAX_CLAIMS)
+    failed = [memory_pass.pk for memory_pass in stranded.filter(attempts__gte=MAX_CLAIMS)[:BATCH]
+              if pass_finish(memory_pass, outcome=MemoryPass.Outcome.FAILED, error="attempts", still=poison)]
+    if failed:
         log.warning("memory sweep: %d pass(es) failed after %d claims", len(failed), MAX_CLAIMS)
-        for trigger in MemoryPass.objects.filter(pk__in=failed).values_list("trigger", flat=True):
-            metric_memory_pass(trigger=trigger, outcome=MemoryPass.Outcome.FAILED, seconds=None,
-                               error="attempts")
 
     rows = stranded.filter(attempts__lt=MAX_CLAIMS).order_by("created_at").values(
         "pk", "created_at", "attempts"

@@ -13,24 +13,10 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import reswap, retarget
 
-from accounts.owner import Owner, owner_for_read
+from accounts.owner import owner_seen
 from accounts.ratelimit import rate_limited
 from memory import texts
-from memory.store import EMPTY, MemoryClearFailed, MemoryUnavailable, memory_clear, memory_read
-
-
-def memory_block_context(*, owner: Owner | None, expanded: bool) -> dict[str, object]:
-    """What the memory block shows: the saved list (open or closed), or that it can't be read.
-    A visitor with no guest yet (owner None) has nothing saved."""
-    try:
-        snapshot = memory_read(owner=owner) if owner is not None else EMPTY
-    except MemoryUnavailable:
-        return {"memory": None, "memory_unavailable": True, "memory_expanded": False}
-    return {
-        "memory": snapshot,
-        "memory_unavailable": False,
-        "memory_expanded": expanded and snapshot.count > 0,
-    }
+from memory.services import MemoryClearFailed, memory_block_context, memory_settings_clear
 
 
 def _settings_url(*, expanded: bool) -> str:
@@ -46,7 +32,7 @@ def memory_panel(request: HttpRequest) -> HttpResponse:
     expanded = request.GET.get("memory") == "open"
     if not request.htmx:
         return redirect(_settings_url(expanded=expanded))
-    owner = owner_for_read(request)
+    owner = owner_seen(request)
     return render(request, "memory/panel.html", memory_block_context(owner=owner, expanded=expanded))
 
 
@@ -65,10 +51,9 @@ def memory_clear_page(request: HttpRequest) -> HttpResponse:
     """
     if request.method == "GET":
         return render(request, "memory/confirm.html")
-    owner = owner_for_read(request)
+    owner = owner_seen(request)
     try:
-        if owner is not None:  # a visitor with no guest has nothing to clear
-            memory_clear(owner=owner)
+        memory_settings_clear(owner=owner)
     except MemoryClearFailed:
         if request.htmx:
             response = render(request, "memory/list.html#clear-error", {"clear_failed": True}, status=503)

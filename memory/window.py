@@ -9,7 +9,8 @@ from datetime import date
 from django.conf import settings
 
 from memory.budget import tail_within, trim_to_budget
-from memory.prompts import Turn, pass_messages
+from memory.prompts import pass_messages
+from memory.sources import Turn
 from memory.tokens import count_tokens
 
 

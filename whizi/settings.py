@@ -324,10 +324,10 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_AGE = envint("WHIZI_SESSION_AGE", str(60 * 60 * 24 * 30))
 
 # Models: every call goes through litellm (whizi.llm). The offline model is the default.
-# Whizi's own litellm providers, by prefix: the embedded model and the tests' scripted one.
+# Whizi's own litellm providers, by prefix: the embedded model (the suite adds its scripted
+# one in tests/settings.py).
 WHIZI_LLM_PROVIDERS = {
     "whizi": "offline.provider.OfflineLLM",
-    "scripted": "whizi.llm.scripted.ScriptedLLM",
 }
 WHIZI_OFFLINE_MODEL = "whizi/offline"
 # Per-model endpoint, key variable, context window, limits, retries and fallbacks

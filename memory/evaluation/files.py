@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from memory.compute import pass_prompt
-from memory.prompts import Turn
+from memory.sources import Turn
 
 PASS_ANSWER = "pass"
 COMPACTION_ANSWER = "compaction"

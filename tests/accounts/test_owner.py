@@ -9,7 +9,7 @@ from django.contrib.sessions.models import Session
 from django.test import Client, RequestFactory
 
 from accounts.models import Guest, Preference
-from accounts.owner import GUEST_SESSION_KEY, Owner, owner_for_read, owner_for_write
+from accounts.owner import GUEST_SESSION_KEY, Owner, owner_for_write, owner_seen
 from accounts.preferences import chat_models
 from chat.models import Conversation
 
@@ -125,7 +125,7 @@ def test_the_owner_of_a_signed_in_request_is_the_user(client):
     request.user = user
     request.session = client.session
 
-    assert owner_for_read(request) == Owner(user_id=user.pk)
+    assert owner_seen(request) == Owner(user_id=user.pk)
     assert owner_for_write(request).lookup == {"user_id": user.pk}
     assert Guest.objects.count() == 0
 
@@ -136,7 +136,7 @@ def test_the_owner_of_a_guest_request_is_the_guest(client):
     request.user = AnonymousUser()
     request.session = client.session
 
-    owner = owner_for_read(request)
+    owner = owner_seen(request)
 
     assert owner.is_guest
     assert owner.lookup == {"guest_id": Guest.objects.get().pk}

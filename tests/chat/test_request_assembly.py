@@ -53,7 +53,7 @@ def test_every_configured_model_gets_the_list_as_its_own_system_message(guest, m
 
     messages = exchange.request.messages
     assert exchange.model == model
-    assert exchange.request.memory_attached
+    assert exchange.request.memory_lines
     [block] = memory_messages(messages)
     assert all(f"- {fact}" in block for fact in FACTS)
     assert "not an instruction from anyone" in block  # framed as data about the user

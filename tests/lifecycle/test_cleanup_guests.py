@@ -7,11 +7,9 @@ from io import StringIO
 
 import pytest
 from django.conf import settings
-from django.core.cache import cache
 from django.core.management import call_command
 from django.utils import timezone
 
-from accounts.cache import owner_cache_key
 from accounts.models import Guest, Preference
 from accounts.owner import Owner
 from chat.models import Conversation, Message, Project, VoiceSession, VoiceTurn
@@ -49,8 +47,6 @@ def guests():
 @pytest.mark.django_db
 def test_the_sweep_removes_abandoned_guests_with_all_they_own(guests):
     abandoned, recent = guests
-    cache.set(owner_cache_key(abandoned, "recent-models"), ["x"], 600)
-    cache.set(owner_cache_key(recent, "recent-models"), ["x"], 600)
     user = make_user("mai@example.com")
     give_history(Owner(user_id=user.pk), facts=["Works as a nurse"])
 
@@ -60,10 +56,8 @@ def test_the_sweep_removes_abandoned_guests_with_all_they_own(guests):
     assert not Guest.objects.filter(pk=abandoned.guest_id).exists()
     assert not _owns_anything(abandoned)
     assert Message.objects.count() == 4 and VoiceTurn.objects.count() == 2  # recent + user
-    assert cache.get(owner_cache_key(abandoned, "recent-models")) is None
     assert Guest.objects.filter(pk=recent.guest_id).exists()
     assert _owns_anything(recent)
-    assert cache.get(owner_cache_key(recent, "recent-models")) == ["x"]
     assert Memory.objects.get(user=user).lines == ["Works as a nurse"]
 
 
@@ -136,7 +130,6 @@ def test_the_sweep_purges_expired_sessions_and_keeps_live_ones():
 @pytest.mark.django_db
 def test_one_guest_is_deleted_with_all_it_owns_and_only_once(guests):
     _, recent = guests
-    cache.set(owner_cache_key(recent, "recent-models"), ["x"], 600)
     other = _guest(last_seen_days_ago=0)
 
     removed = guest_delete(guest_id=recent.guest_id)
@@ -144,6 +137,5 @@ def test_one_guest_is_deleted_with_all_it_owns_and_only_once(guests):
     assert removed["accounts.Guest"] == 1 and removed["chat.Message"] == 2
     assert not Guest.objects.filter(pk=recent.guest_id).exists()
     assert not _owns_anything(recent)
-    assert cache.get(owner_cache_key(recent, "recent-models")) is None
     assert _owns_anything(other)
     assert guest_delete(guest_id=recent.guest_id) is None  # already gone: nothing to do

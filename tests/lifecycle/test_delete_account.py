@@ -1,19 +1,17 @@
-"""`delete_account` asks first, removes the account with everything it owns (rows and
-cache entries), says what it removed, and leaves a pass nothing to recreate.
+"""`delete_account` asks first, removes the account with everything it owns,
+says what it removed, and leaves a pass nothing to recreate.
 
 Personas: the user whose account is deleted; the other user, whose data must survive
-untouched (including a cache entry whose key shares a prefix with the user's).
+untouched.
 """
 
 from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
 from django.core.management import CommandError, call_command
 from django.db import IntegrityError, transaction
 
-from accounts.cache import owner_cache_key
 from accounts.models import Preference
 from accounts.owner import Owner
 from memory.models import Memory, MemoryPass
@@ -28,22 +26,17 @@ def doomed(client):
     owner = Owner(user_id=user.pk)
     give_history(owner, facts=["Name is Mai"])
     Preference.objects.create(user=user, language="vi")
-    cache.set(owner_cache_key(owner, "recent-models"), ["whizi/offline"], 600)
     return user
 
 
 @pytest.fixture
 def other_user():
-    # An id that starts with the doomed user's digits would be caught by a sloppy
-    # prefix match ("user:1*"), so the cache entry below checks the match is exact.
     user = make_user("bo@example.com")
     give_history(Owner(user_id=user.pk), facts=["Bo's fact"])
     return user
 
 
 def test_it_removes_everything_the_account_owns_and_prints_it(doomed, other_user):
-    cache.set(owner_cache_key(Owner(user_id=int(f"{doomed.pk}0")), "recent-models"), ["keep"], 600)
-    cache.set(owner_cache_key(Owner(user_id=other_user.pk), "recent-models"), ["keep"], 600)
     other_before = owned_rows(other_user.pk)
     out = StringIO()
 
@@ -51,17 +44,14 @@ def test_it_removes_everything_the_account_owns_and_prints_it(doomed, other_user
 
     assert not get_user_model().objects.filter(pk=doomed.pk).exists()
     assert set(owned_rows(doomed.pk).values()) == {0}
-    assert cache.get(owner_cache_key(Owner(user_id=doomed.pk), "recent-models")) is None
     printed = out.getvalue()
     for line in ("memory rows: 1", "memory passes: 1", "conversations: 1", "messages: 2",
                  "projects: 1", "voice sessions: 1", "voice turns: 1", "preferences: 1",
-                 "email addresses: 1", "cache entries: 1"):
+                 "email addresses: 1"):
         assert line in printed
-    # The other account is untouched, cache included.
+    # The other account is untouched.
     assert owned_rows(other_user.pk) == other_before
     assert Memory.objects.get(user=other_user).lines == ["Bo's fact"]
-    assert cache.get(owner_cache_key(Owner(user_id=other_user.pk), "recent-models")) == ["keep"]
-    assert cache.get(owner_cache_key(Owner(user_id=int(f"{doomed.pk}0")), "recent-models")) == ["keep"]
 
 
 def test_it_asks_for_confirmation_and_a_no_removes_nothing(doomed, monkeypatch):

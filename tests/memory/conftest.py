@@ -64,12 +64,14 @@ def queue_pass(who, *, through: Message | None = None, voice: VoiceSession | Non
 
 def queue_after_reply(user_message: Message, reply: Message) -> MemoryPass | None:
     """What chat does once a reply is saved: ask memory whether the exchange makes a pass due."""
-    from memory.passes import pass_asked_for, pass_queue_after_reply
+    from memory.passes import Trigger, pass_asked_for, pass_request
 
     conversation = reply.conversation
-    return pass_queue_after_reply(
-        owner=Owner.of(conversation), user_asked=pass_asked_for(user_message.content), reply_id=reply.pk,
-        turns_after=conversation.messages.filter(id__lte=reply.pk).count(), conversation_id=conversation.pk,
+    asked = pass_asked_for(user_message.content)
+    return pass_request(
+        owner=Owner.of(conversation), trigger=Trigger.REQUEST if asked else Trigger.CADENCE,
+        through_message_id=reply.pk, turns_after=conversation.messages.filter(id__lte=reply.pk).count(),
+        conversation_id=conversation.pk,
     )
 
 

@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from memory.compute import PassResult, pass_compute
 from memory.models import MemoryPass
 from memory.parse import MAX_LINE_CHARS, AnswerError, parse_answer
-from memory.prompts import REMOVAL_REASONS, Turn
+from memory.prompts import REMOVAL_REASONS
+from memory.sources import Turn
 from tests.memory.answer_corpus import AROUND, CARRIERS, CASES, PIECE_FACTS, Case
 from whizi.llm.scripted import Script
 

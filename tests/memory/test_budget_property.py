@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from memory.budget import trim_to_budget
 from memory.compute import pass_compute
 from memory.parse import AnswerError, parse_answer
-from memory.prompts import Turn
+from memory.sources import Turn
 from memory.tokens import count_list_tokens
 
 pytestmark = pytest.mark.slow

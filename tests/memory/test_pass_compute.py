@@ -8,7 +8,7 @@ from django.conf import settings
 
 from memory.compute import pass_compute
 from memory.models import MemoryPass
-from memory.prompts import Turn
+from memory.sources import Turn
 from memory.tokens import count_list_tokens, count_tokens
 from memory.window import pass_window
 

@@ -13,9 +13,10 @@ from django.utils import timezone
 
 from accounts.owner import Owner
 from memory.models import MemoryPass
-from memory.passes import pass_queue
+from memory.passes import pass_request
 from memory.run import pass_release, pass_run
 from memory.sources import pass_turns
+from memory.store import MemoryMerge
 
 from .conftest import chat, queue_after_reply, saved_lines, voice
 
@@ -104,8 +105,9 @@ def test_another_conversation_gets_its_own_pass(user, guest):
 def test_voice_and_merge_passes_stay_separate_from_a_chat_pass(user):
     owner = Owner(user_id=user.pk)
     session = voice(user, "I'm Sam.", "Hi Sam.")
-    voice_pass = pass_queue(owner=owner, trigger=Trigger.VOICE, voice_session_id=session.pk)
-    merge_pass = pass_queue(owner=owner, trigger=Trigger.MERGE)
+    voice_pass = pass_request(owner=owner, trigger=Trigger.VOICE, voice_session_id=session.pk)
+    merge_pass = pass_request(owner=owner, trigger=Trigger.MERGE,
+                              merge=MemoryMerge(lines=[], tokens=0, over_budget=True))
     chat_pass, _ = send(user, "Remember that I live in Leeds.")
     assert len({voice_pass.pk, merge_pass.pk, chat_pass.pk}) == 3
     assert MemoryPass.objects.filter(through_message_id__isnull=True).count() == 2

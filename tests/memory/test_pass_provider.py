@@ -14,8 +14,8 @@ import pytest
 
 from memory.compute import pass_compute
 from memory.models import MemoryPass
-from memory.prompts import Turn
 from memory.run import MAX_ATTEMPTS, PassRetry, pass_run, retry_countdown
+from memory.sources import Turn
 from whizi.metrics import metric_total
 
 from .conftest import chat, queue_pass, save_memory, saved_lines, voice

@@ -8,7 +8,8 @@ from django.utils import timezone
 from accounts.owner import Owner
 from chat.models import Message
 from memory.models import MemoryPass
-from memory.passes import pass_queue, pass_trigger_after_reply
+from memory.passes import pass_request
+from memory.store import MemoryMerge
 
 from .conftest import chat, queue_after_reply, voice
 
@@ -70,10 +71,10 @@ def test_a_sixth_turn_that_is_also_a_request_queues_one_pass(user):
 def test_a_voice_session_queues_one_pass_at_its_end(user, django_capture_on_commit_callbacks):
     session = voice(user, "I'm Sam.", "Hi Sam.")
     with django_capture_on_commit_callbacks() as callbacks:
-        first = pass_queue(owner=Owner.of(session), trigger=MemoryPass.Trigger.VOICE,
-                           voice_session_id=session.pk)
-        second = pass_queue(owner=Owner.of(session), trigger=MemoryPass.Trigger.VOICE,
-                            voice_session_id=session.pk)
+        first = pass_request(owner=Owner.of(session), trigger=MemoryPass.Trigger.VOICE,
+                             voice_session_id=session.pk)
+        second = pass_request(owner=Owner.of(session), trigger=MemoryPass.Trigger.VOICE,
+                              voice_session_id=session.pk)
     assert first.trigger == MemoryPass.Trigger.VOICE and first.voice_session_id == session.pk
     assert second is None
     assert len(callbacks) == 1
@@ -81,13 +82,16 @@ def test_a_voice_session_queues_one_pass_at_its_end(user, django_capture_on_comm
 
 @pytest.mark.parametrize("before,after,due", [(0, 2, False), (4, 6, True), (5, 7, True), (6, 8, False),
                                               (10, 12, True), (12, 14, False)])
-def test_the_cadence_is_every_multiple_of_six(before, after, due):
-    trigger = pass_trigger_after_reply(user_asked=False, turns_after=after)
-    assert (trigger == MemoryPass.Trigger.CADENCE) is due
+def test_the_cadence_is_every_multiple_of_six(user, before, after, due):
+    owner = Owner(user_id=user.pk)
+    memory_pass = pass_request(owner=owner, trigger=MemoryPass.Trigger.CADENCE, turns_after=after)
+    assert (memory_pass is not None) is due
 
 
 def test_no_pass_is_queued_with_the_operator_switch_off(user, settings):
     settings.WHIZI_MEMORY_ENABLED = False
     assert after_reply(*exchange(user, "Remember that my name is Sam.")) is None
-    assert pass_queue(owner=Owner(user_id=user.pk), trigger=MemoryPass.Trigger.MERGE) is None
+    over_cap = MemoryMerge(lines=[], tokens=0, over_budget=True)
+    owner = Owner(user_id=user.pk)
+    assert pass_request(owner=owner, trigger=MemoryPass.Trigger.MERGE, merge=over_cap) is None
     assert MemoryPass.objects.count() == 0

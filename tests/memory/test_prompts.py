@@ -11,7 +11,8 @@ import json
 from datetime import date
 
 from memory.compute import pass_prompt
-from memory.prompts import VOICE_CAVEAT, Turn, compaction_messages, pass_messages
+from memory.prompts import VOICE_CAVEAT, compaction_messages, pass_messages
+from memory.sources import Turn
 
 
 def _section(text: str, opening: str, closing: str) -> list[str]:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from memory.compute import pass_compute
-from memory.prompts import Turn
+from memory.sources import Turn
 
 MODEL = "memory-provenance"
 TODAY = date(2026, 12, 1)

@@ -4,7 +4,8 @@ with the prompts memory.prompts builds."""
 from __future__ import annotations
 
 from memory.parse import parse_answer
-from memory.prompts import Turn, compaction_messages, memory_system_message, pass_messages
+from memory.prompts import compaction_messages, memory_system_message, pass_messages
+from memory.sources import Turn
 from whizi.llm import complete
 
 MODEL = "whizi/offline"

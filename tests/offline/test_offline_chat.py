@@ -130,7 +130,8 @@ def test_async_streaming_gives_the_same_text():
 
 
 def test_a_memory_pass_works_through_litellm_acompletion_too():
-    from memory.prompts import Turn, pass_messages
+    from memory.prompts import pass_messages
+    from memory.sources import Turn
 
     messages = pass_messages(existing=[], turns=[Turn("user", "My name is Anna.")])
     litellm = litellm_module()

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory.prompts import Turn, pass_messages
+from memory.prompts import pass_messages
+from memory.sources import Turn
 from tests.offline.passes import MODEL, chat_messages, memory_pass, saved_list
 from whizi.llm import complete
 

@@ -7,6 +7,7 @@ that long ago); the broker is the suite's real Redis, read directly.
 from __future__ import annotations
 
 import json
+import logging
 from datetime import timedelta
 
 import pytest
@@ -19,6 +20,7 @@ from memory.run import MAX_CLAIMS
 from memory.sweep import QUEUED_GRACE, pass_sweep
 from memory.tasks import sweep_memory_passes_task
 from tests.memory.conftest import chat, queue_pass, save_memory, saved_lines
+from whizi.metrics import metric_total
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 Status = MemoryPass.Status
@@ -155,3 +157,17 @@ def test_the_sweep_task_in_a_real_worker_gets_a_lost_pass_run(user, a_pass, work
     assert (a_pass.outcome, a_pass.attempts) == (MemoryPass.Outcome.UPDATED, 1)
     assert saved_lines(user) == ["Likes tea", "Name is Sam"]
     assert Memory.objects.get(user=user).version == 1
+
+
+def test_a_pass_the_sweep_fails_is_logged_and_counted_as_a_run_failure_is(user, a_pass, caplog):
+    aged(a_pass, created=timedelta(hours=1), started=TIME_LIMIT + timedelta(seconds=10),
+         status=Status.RUNNING, attempts=MAX_CLAIMS)
+    failures = metric_total("whizi_memory_pass_failures_total", error="attempts")
+    passes = metric_total("whizi_memory_passes_total", trigger=a_pass.trigger, outcome="failed")
+    with caplog.at_level(logging.INFO, logger="memory.run"):
+        pass_sweep()
+        pass_sweep()  # a pass already failed is not failed, nor counted, again
+    assert metric_total("whizi_memory_pass_failures_total", error="attempts") == failures + 1
+    assert metric_total("whizi_memory_passes_total", trigger=a_pass.trigger, outcome="failed") == passes + 1
+    assert [r.getMessage() for r in caplog.records if r.name == "memory.run"] == [
+        f"memory pass {a_pass.pk} for user:{user.pk}: failed [attempts] (0 model calls)"]

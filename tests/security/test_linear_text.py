@@ -36,7 +36,6 @@ from memory import (
 )
 from memory.evaluation import files as eval_files
 from memory.evaluation import scoring as eval_scoring
-from memory.prompts import Turn
 from memory.request_words import base as request_base
 from memory.request_words import en as request_en
 from memory.request_words import forgetting as request_forgetting
@@ -45,6 +44,7 @@ from memory.request_words import ko as request_ko
 from memory.request_words import ms as request_ms
 from memory.request_words import vi as request_vi
 from memory.request_words import zh as request_zh
+from memory.sources import Turn
 from offline import chat as offline_chat
 from offline import clauses as offline_clauses
 from offline import compact as offline_compact

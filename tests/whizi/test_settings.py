@@ -22,6 +22,7 @@ print(json.dumps({
     "secret": settings.SECRET_KEY, "hosts": settings.ALLOWED_HOSTS,
     "broker": settings.CELERY_BROKER_URL, "cache": settings.CACHES["default"]["LOCATION"],
     "chat_models": settings.WHIZI_CHAT_MODELS, "memory_model": settings.WHIZI_MEMORY_MODEL,
+    "providers": sorted(settings.WHIZI_LLM_PROVIDERS),
 }))
 """
 
@@ -52,6 +53,7 @@ def test_it_runs_on_the_embedded_default_with_nothing_set():
     assert s["chat_models"] == ["whizi/offline"]
     assert s["memory_model"] == "whizi/offline"
     assert s["broker"] == "redis://127.0.0.1:6379/0"
+    assert s["providers"] == ["whizi"]  # the suite's scripted provider only under tests.settings
 
 
 @pytest.mark.slow

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -81,7 +80,3 @@ class TextLLM(CustomLLM):
         for chunk in self._chunks(text):
             yield chunk
             await asyncio.sleep(0)
-
-
-def stream_delay(seconds: float) -> None:
-    time.sleep(seconds)

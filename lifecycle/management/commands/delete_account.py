@@ -39,9 +39,3 @@ class Command(AccountCommand):
         self.stdout.write(f"Deleted {label}. Removed:")
         for name, count in deletion.removed.items():
             self.stdout.write(f"  {name}: {count}")
-        if deletion.cache_entries is None:
-            raise CommandError(
-                "The account's rows are deleted, but the cache could not be reached, so its "
-                "cached entries may remain until they expire."
-            )
-        self.stdout.write(f"  cache entries: {deletion.cache_entries}")
