@@ -15,8 +15,8 @@ from django.utils.translation import ngettext
 from accounts.owner import Owner
 from memory import texts
 from memory.api import MemoryMarkOut  # noqa: F401  re-exported: chat's API describes a reply's mark with it
+from memory.chat_block import MEMORY_SYSTEM_MESSAGE
 from memory.models import Memory, MemoryChange, MemoryPass
-from memory.prompts import MEMORY_SYSTEM_MESSAGE
 from memory.safety import refusal_category
 from memory.tokens import count_tokens
 

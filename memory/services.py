@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 from accounts.owner import Owner
 from memory import texts
+from memory.chat_block import memory_absent_rules, memory_system_message
 from memory.models import Memory, MemoryPass
 from memory.passes import Trigger, pass_asked_for, pass_follow_removed, pass_request
-from memory.prompts import memory_absent_rules, memory_system_message
 from memory.reading import MemoryRead
 from memory.sources import Turn, turn_reader_register
 from memory.store import (

@@ -1,7 +1,7 @@
 """The offline chat reply: honest that no chat model is configured, in the user's language.
 
 It invents nothing. What it can do is read the memory system message it was given
-(memory.prompts.memory_system_message) and list those facts when asked "what do you
+(memory.chat_block.memory_system_message) and list those facts when asked "what do you
 remember about me?", greet the user by name, and acknowledge remember/forget requests
 without claiming anything was saved: memory passes run after the reply.
 """

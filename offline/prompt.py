@@ -1,7 +1,8 @@
-"""Reading the prompts memory.prompts builds: the pass, the compaction and the chat memory.
+"""Reading the prompts memory builds: the pass and the compaction (memory.prompts) and the
+chat model's memory block (memory.chat_block).
 
 The offline model is the one model that parses these prompts instead of reading them,
-so this module mirrors memory.prompts exactly and nothing else.
+so this module mirrors those two exactly and nothing else.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from django.core.management import CommandError, call_command
 
 from chat.honesty import LANGUAGES, exchanges_load
 from chat.prompt import BASE_SYSTEM_PROMPT
-from memory.prompts import memory_absent_rules
+from memory.chat_block import memory_absent_rules
 
 SEED_TESTS = {"correction-new-chat", "scene-detail", "changed-preference", "second-version",
               "unrelated-detail", "asked-what-before", "remember-request", "remember-refused"}
@@ -101,7 +101,7 @@ def test_check_prints_each_answer_beside_its_rubric(tmp_path):
 def test_check_refuses_answers_recorded_against_other_prompts(tmp_path, monkeypatch):
     answers = _recorded(tmp_path)
     # The rules the chat model is given with no list change: the exchanges with nothing saved are stale.
-    monkeypatch.setattr("memory.prompts.MEMORY_ABSENT_MESSAGE", "Something else.")
+    monkeypatch.setattr("memory.chat_block.MEMORY_ABSENT_MESSAGE", "Something else.")
 
     with pytest.raises(CommandError, match="prompts changed") as refused:
         _check(answers)

@@ -9,7 +9,7 @@ from chat.exchange import chat_exchange_begin, chat_reply
 from chat.model_choice import DEFAULT_CONTEXT_TOKENS, model_context_tokens
 from chat.models import Conversation, Message, Project
 from chat.prompt import BASE_SYSTEM_PROMPT, MESSAGE_OVERHEAD_TOKENS
-from memory.prompts import memory_absent_rules
+from memory.chat_block import memory_absent_rules
 from memory.tokens import count_tokens
 from tests.chat.conftest import (
     CHAT_A,

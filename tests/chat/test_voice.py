@@ -7,8 +7,8 @@ import pytest
 from chat.limits import VOICE_MAX_TURN_CHARS, VOICE_MAX_TURNS
 from chat.models import VoiceSession, VoiceTurn
 from chat.voice import VOICE_SYSTEM_PROMPT
+from memory.chat_block import memory_absent_rules
 from memory.models import Memory, MemoryPass
-from memory.prompts import memory_absent_rules
 from tests.chat.conftest import api_client, owner_of, post_json, published_passes, save_memory
 from tests.db_faults import table_missing
 

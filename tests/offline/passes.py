@@ -3,8 +3,9 @@ with the prompts memory.prompts builds."""
 
 from __future__ import annotations
 
+from memory.chat_block import memory_system_message
 from memory.parse import parse_answer
-from memory.prompts import compaction_messages, memory_system_message, pass_messages
+from memory.prompts import compaction_messages, pass_messages
 from memory.sources import Turn
 from whizi.llm import complete
 
