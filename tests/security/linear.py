@@ -144,7 +144,10 @@ def worst_growth(function: Callable[[str], object], units: list[tuple[str, str]]
 
 
 def _child(function, units, queue) -> None:
-    queue.put(("done", worst_growth(function, units, lambda name: queue.put(("started", name)))))
+    try:
+        queue.put(("done", worst_growth(function, units, lambda name: queue.put(("started", name)))))
+    except BaseException as error:  # noqa: BLE001 - handed to the parent, which raises it
+        queue.put(("raised", f"{type(error).__name__}: {error}"))
 
 
 def worst_growth_bounded(function: Callable[[str], object],
@@ -165,6 +168,9 @@ def worst_growth_bounded(function: Callable[[str], object],
                 return current
             if kind == "done":
                 return value
+            if kind == "raised":
+                # A broken entry point is a failing test of its own, not a slow pattern.
+                raise AssertionError(f"the entry point raised while reading {current}: {value}")
             current = value
     finally:
         child.kill()

@@ -25,6 +25,7 @@ import pytest
 from memory import (
     answer_patterns,
     apply,
+    chat_block,
     compute,
     dates,
     grammar,
@@ -89,7 +90,7 @@ def _offline_pass(text: str) -> object:
 
 
 def _offline_chat(text: str) -> object:
-    memory = prompts.memory_system_message(SAVED)
+    memory = chat_block.memory_system_message(SAVED)
     return offline_answer([memory, {"role": "user", "content": text}])
 
 
