@@ -78,6 +78,8 @@ def test_a_correction_opens_in_place_to_boston_replaced_by_denver(page):
 
     summary = mark.locator("summary")
     assert summary.inner_text().strip().endswith("Memory updated")
+    # The result landed inside the reply's live region, which the poll never replaced.
+    assert mark.evaluate("m => m.parentElement.getAttribute('role')") == "status"
     assert not mark.locator(".memory-mark-changes").is_visible()
     summary.focus()
     page.keyboard.press("Enter")  # a keyboard opens it, as a click would
