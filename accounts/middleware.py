@@ -1,11 +1,10 @@
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest
 from django.utils import translation
+from django.utils.deprecation import MiddlewareMixin
 
 from accounts.owner import guest_id_in_session
 from accounts.preferences import preferred_language
-from whizi.db import db_step
-from whizi.middleware import SyncAndAsyncMiddleware
 
 
 def _saved_language(request: HttpRequest) -> str:
@@ -22,22 +21,15 @@ def _use(request: HttpRequest, language: str) -> None:
         request.LANGUAGE_CODE = translation.get_language()
 
 
-class PreferenceLanguageMiddleware(SyncAndAsyncMiddleware):
+class PreferenceLanguageMiddleware(MiddlewareMixin):
     """Answer in the language saved in Preferences; without one, LocaleMiddleware's choice
     (Accept-Language) stands.
 
-    Sits after AuthenticationMiddleware (it needs request.user) and after LocaleMiddleware,
-    whose response step then reports the language actually used in Content-Language.
-    It never creates a guest: a visitor without one has no saved language. Sync and async:
-    an async view (chat, voice) keeps no thread or connection while it awaits.
+    Runs after AuthenticationMiddleware (it needs request.user) and after LocaleMiddleware,
+    whose response step then reports the language actually used in Content-Language, in
+    the same thread step as they do (whizi.middleware.ThreadStepMiddleware). It never
+    creates a guest: a visitor without one has no saved language.
     """
 
-    def __call__(self, request: HttpRequest):
-        if self.async_mode:
-            return self.__acall__(request)
+    def process_request(self, request: HttpRequest) -> None:
         _use(request, _saved_language(request))
-        return self.get_response(request)
-
-    async def __acall__(self, request: HttpRequest) -> HttpResponse:
-        _use(request, await db_step(_saved_language, request))
-        return await self.get_response(request)

@@ -28,6 +28,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
+import multiprocessing.synchronize
 import os
 import signal
 import subprocess
@@ -189,8 +191,8 @@ async def stream_chat(client: httpx.AsyncClient, chat: Chat, delay: float) -> No
     chat.seconds = time.monotonic() - started
 
 
-async def visitor(client: httpx.AsyncClient, latencies: dict[str, list[float]], errors: list[str],
-                  stop: asyncio.Event) -> None:
+async def _visitor(client: httpx.AsyncClient, timeline: list[tuple[float, str, float]], errors: list[str],
+                   stop: multiprocessing.synchronize.Event, clock: float) -> None:
     while not stop.is_set():
         for path in ("/settings/", "/api/memory/"):
             started = time.monotonic()
@@ -200,8 +202,30 @@ async def visitor(client: httpx.AsyncClient, latencies: dict[str, list[float]], 
                     errors.append(f"{path} {response.status_code}")
             except httpx.HTTPError as exc:
                 errors.append(f"{path} {type(exc).__name__}")
-            latencies[path].append(time.monotonic() - started)
+            timeline.append((started - clock, path, time.monotonic() - started))
         await asyncio.sleep(0.2)
+
+
+def visitors_process(base: str, count: int, ready: multiprocessing.synchronize.Event,
+                     go: multiprocessing.synchronize.Event, stop: multiprocessing.synchronize.Event,
+                     results: multiprocessing.Queue) -> None:
+    """The other guests, timed from a process of their own: the 300 chat clients' work in
+    the driver's event loop must not count against the pages they read."""
+
+    async def run() -> tuple[list[tuple[float, str, float]], list[str]]:
+        clients = await asyncio.gather(*(guest(base) for _ in range(count)))
+        ready.set()
+        while not go.is_set():
+            await asyncio.sleep(0.005)
+        timeline: list[tuple[float, str, float]] = []
+        errors: list[str] = []
+        clock = time.monotonic()
+        await asyncio.gather(*(_visitor(client, timeline, errors, stop, clock) for client in clients))
+        for client in clients:
+            await client.aclose()
+        return timeline, errors
+
+    results.put(asyncio.run(run()))
 
 
 async def load(args: argparse.Namespace, base: str, database: str, web_pid: int) -> dict[str, object]:
@@ -217,14 +241,15 @@ async def load(args: argparse.Namespace, base: str, database: str, web_pid: int)
             return client, None
 
     guests = await asyncio.gather(*(prepared(i) for i in range(args.chats)))
-    visitors = await asyncio.gather(*(guest(base) for _ in range(args.visitors)))
     chats = [Chat("json" if conversation_id else "stream") for _, conversation_id in guests]
-    latencies: dict[str, list[float]] = {"/settings/": [], "/api/memory/": []}
-    visitor_errors: list[str] = []
+    spawn = multiprocessing.get_context("spawn")
+    ready, go, stop, results = spawn.Event(), spawn.Event(), spawn.Event(), spawn.Queue()
+    visitors = spawn.Process(target=visitors_process, args=(base, args.visitors, ready, go, stop, results))
+    visitors.start()
+    await asyncio.to_thread(ready.wait, 120)
     sampler = Sampler(database, web_pid)
     sampling = asyncio.create_task(sampler.run())
-    stop = asyncio.Event()
-    reading = [asyncio.create_task(visitor(client, latencies, visitor_errors, stop)) for client in visitors]
+    go.set()
     cpu_before, started = proc_cpu_seconds(web_pid), time.monotonic()
     streams = round(args.chats * args.stream_share)
     # Over the ramp, stream and JSON chats take turns starting.
@@ -235,16 +260,24 @@ async def load(args: argparse.Namespace, base: str, database: str, web_pid: int)
         for i, ((client, conversation_id), chat) in enumerate(zip(guests, chats, strict=True))))
     wall, cpu = time.monotonic() - started, proc_cpu_seconds(web_pid) - cpu_before
     stop.set()
-    await asyncio.gather(*reading)
+    timeline, visitor_errors = await asyncio.to_thread(results.get, True, 120)
+    await asyncio.to_thread(visitors.join, 30)
     sampler.running = False
     await sampling
-    for client in [c for c, _ in guests] + visitors:
+    for client, _ in guests:
         await client.aclose()
-    return report(args, chats, latencies, visitor_errors, sampler, wall, cpu)
+    return report(args, chats, timeline, visitor_errors, sampler, wall, cpu)
 
 
-def report(args: argparse.Namespace, chats: list[Chat], latencies: dict[str, list[float]],
+def report(args: argparse.Namespace, chats: list[Chat], timeline: list[tuple[float, str, float]],
            visitor_errors: list[str], sampler: Sampler, wall: float, cpu: float) -> dict[str, object]:
+    latencies: dict[str, list[float]] = {"/settings/": [], "/api/memory/": []}
+    for _at, path, seconds in timeline:
+        latencies[path].append(seconds)
+    # The visitors' pages by when they were asked, in 5-second windows of the burst.
+    windows: dict[int, list[float]] = {}
+    for at, _path, seconds in timeline:
+        windows.setdefault(int(at // 5) * 5, []).append(seconds)
     done = [c for c in chats if c.outcome == "done"]
     streamed = [c for c in chats if c.kind == "stream"]
     chunks = sum(c.chunks for c in streamed)
@@ -267,6 +300,9 @@ def report(args: argparse.Namespace, chats: list[Chat], latencies: dict[str, lis
                            "provider": round(args.token_latency * args.tokens / args.chunks * 1000)},
         "visitors": {path: {"count": len(v), "p50_ms": ms(v, 50), "p95_ms": ms(v, 95)}
                      for path, v in latencies.items()},
+        "visitors_by_window": {
+            f"{start}-{start + 5}s": {"count": len(v), "p50_ms": ms(v, 50), "p95_ms": ms(v, 95)}
+            for start, v in sorted(windows.items())},
         "visitor_errors": len(visitor_errors),
         "db_connections": {"max_open": sampler.max_open, "max_busy": sampler.max_busy},
         "web_threads_max": sampler.max_threads,

@@ -21,6 +21,7 @@ from ninja.decorators import decorate_view
 
 from accounts.owner import Owner, owner_for_lookup, owner_for_write, owner_seen
 from accounts.ratelimit import rate_limited
+from chat.admission import chat_start_admission
 from chat.conversations import (
     conversation_delete,
     conversation_for_owner,
@@ -276,7 +277,7 @@ async def message_send(request: HttpRequest, conversation_id: int,
         chat = conversation_for_owner(owner=owner_for_lookup(request), conversation_id=conversation_id)
         return chat_exchange_open(conversation=chat, content=payload.content, model=payload.model or None)
 
-    reply = await chat_reply_async(begin=begin)
+    reply = await chat_reply_async(begin=begin, admission=await chat_start_admission(request))
     return {"reply": reply.assistant_message.content, "message_id": reply.assistant_message.pk,
             "model": reply.assistant_message.model, "turns": reply.turns}
 

@@ -37,7 +37,7 @@ from django.utils.translation import gettext as _
 
 from accounts.locks import owned_row_lock
 from accounts.owner import Owner
-from chat.admission import chat_start_admit
+from chat.admission import ChatAdmission, chat_start_admit
 from chat.errors import ChatInputError, ChatModelFailed
 from chat.limits import MAX_TITLE_CHARS, message_content_check
 from chat.model_choice import chat_model_choose, model_reply_tokens
@@ -252,13 +252,15 @@ def chat_exchange_finish(*, exchange: Exchange, completion: Completion, streamed
                      assistant_message=assistant, turns=turns)
 
 
-async def chat_reply_async(*, begin: Callable[[], Exchange]) -> ChatReply:
+async def chat_reply_async(*, begin: Callable[[], Exchange],
+                           admission: ChatAdmission | None = None) -> ChatReply:
     """One complete exchange, holding no connection or thread while the model answers.
 
     `begin` checks and saves the user's message (chat_exchange_open) in a short database
-    step. Raises ChatInputError (nothing saved) or ChatModelFailed (the message is saved).
+    step; `admission`, the chat's place in line if the request already has one. Raises
+    ChatInputError (nothing saved) or ChatModelFailed (the message is saved).
     """
-    admission = await chat_start_admit()
+    admission = admission or await chat_start_admit()
     try:
         exchange = await chat_exchange_ready(await db_step_queued(begin))
         answer = asyncio.ensure_future(acomplete(**_call(exchange)))

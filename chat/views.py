@@ -31,7 +31,7 @@ from django_htmx.http import HttpResponseStopPolling
 from accounts.owner import Owner, owner_for_lookup, owner_for_write, owner_seen
 from accounts.preferences import chat_models
 from accounts.ratelimit import rate_limited
-from chat.admission import chat_start_admit
+from chat.admission import chat_start_admission
 from chat.conversations import (
     conversation_delete,
     conversation_for_owner,
@@ -235,7 +235,8 @@ def send(request: HttpRequest) -> HttpResponse:
     """Send a message and wait for the whole reply: the page without JavaScript."""
     content = request.POST.get("content", "")
     try:
-        reply = async_to_sync(chat_reply_async)(begin=lambda: _exchange_open(request))
+        reply = async_to_sync(chat_reply_async)(begin=lambda: _exchange_open(request),
+                                                admission=getattr(request, "chat_admission", None))
     except ChatInputError as exc:
         owner = owner_seen(request)
         chat = None
@@ -339,7 +340,7 @@ async def send_stream(request: HttpRequest) -> HttpResponse:
     the model writes.
     """
     arrived = time.perf_counter()
-    admission = await chat_start_admit()
+    admission = await chat_start_admission(request)
     try:
         begun = await db_step_queued(_begin_stream, request)
     except BaseException:

@@ -108,3 +108,31 @@ def metrics_deployment_check(app_configs: Any = None, **kwargs: Any) -> list[War
                         hint="Set PROMETHEUS_MULTIPROC_DIR to an empty directory for every process.",
                         id="whizi.W005")]
     return []
+
+
+# What Django's own checks look for in MIDDLEWARE by name, found here in either list
+# (WHIZI_THREAD_STEP_MIDDLEWARE runs inside MIDDLEWARE: whizi.middleware.ThreadStepMiddleware).
+_MIDDLEWARE_NEEDED = {
+    "django.contrib.sessions.middleware.SessionMiddleware": "the admin and sign-in need sessions",
+    "django.contrib.auth.middleware.AuthenticationMiddleware": "the admin and sign-in need request.user",
+    "django.contrib.messages.middleware.MessageMiddleware": "the admin and the pages show messages",
+    "django.middleware.csrf.CsrfViewMiddleware": "every form and the API are protected against CSRF",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware": "no page may be framed by another site",
+}
+
+
+@register("whizi_middleware")
+def middleware_check(app_configs: Any = None, **kwargs: Any) -> list[Error]:
+    """admin.E408–E410 and security.W002/W003 (silenced in settings: they read MIDDLEWARE
+    alone) for the two lists together, and the thread step where it must be."""
+    found: list[Error] = []
+    thread_step = list(getattr(settings, "WHIZI_THREAD_STEP_MIDDLEWARE", []))
+    if thread_step and "whizi.middleware.ThreadStepMiddleware" not in settings.MIDDLEWARE:
+        found.append(Error("WHIZI_THREAD_STEP_MIDDLEWARE is set, ThreadStepMiddleware is not in MIDDLEWARE.",
+                           hint="Add whizi.middleware.ThreadStepMiddleware to MIDDLEWARE.", id="whizi.E005"))
+    present = [*settings.MIDDLEWARE, *thread_step]
+    for path, why in _MIDDLEWARE_NEEDED.items():
+        if path not in present:
+            found.append(Error(f"{path} is in neither MIDDLEWARE nor WHIZI_THREAD_STEP_MIDDLEWARE: {why}.",
+                               id="whizi.E006"))
+    return found

@@ -9,7 +9,11 @@ from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction, sync_to_async
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.core.handlers.exception import response_for_exception
 from django.http import HttpRequest, HttpResponse
+from django.urls import Resolver404, resolve
+from django.utils.module_loading import import_string
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from whizi.db import db_release
@@ -133,27 +137,86 @@ class ContentSecurityPolicyMiddleware(SyncAndAsyncMiddleware):
         return response
 
 
-class ConnectionReleaseMiddleware(SyncAndAsyncMiddleware):
-    """A response gives its database connection back as soon as the middleware are done
-    with it, before it is sent.
+class ThreadStepMiddleware(SyncAndAsyncMiddleware):
+    """Django's middleware that read the session, the user and the database
+    (settings.WHIZI_THREAD_STEP_MIDDLEWARE, in their usual order) run together: in an async
+    chain, every request method of them in one thread step before the view and every
+    response method in one after, instead of a step each (some twenty a request, each
+    waiting its turn on the event loop and for a thread: under a burst of chats, that
+    wait is most of what a settings page takes).
 
-    The response steps of the other middleware (the session saved for a new guest) take
-    a connection after the view returned, and Django gives it back only when the response
-    ends: for a streamed reply, as long as the model writes. Outermost of the middleware
-    that use the database.
+    Their semantics are those of MIDDLEWARE: process_request in order (a response from
+    one skips the rest and the view, and goes back out through those before it),
+    process_view with the view the path resolves to, process_response in reverse, an
+    exception made a response where it is raised. After each step the thread's database
+    connection is given back, so a chat waiting for its turn, or a streamed reply, holds
+    none (the step before a sync view keeps it: the view runs next in the same thread).
     """
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        super().__init__(get_response)
+        self.members = [import_string(path)(get_response) for path in settings.WHIZI_THREAD_STEP_MIDDLEWARE]
+        for member in self.members:
+            if hasattr(member, "process_exception") or hasattr(member, "process_template_response"):
+                raise ImproperlyConfigured(f"{type(member).__name__} cannot run in a thread step; "
+                                           "list it in MIDDLEWARE instead.")
 
     def __call__(self, request: HttpRequest) -> Any:
         if self.async_mode:
             return self.__acall__(request)
-        response = self.get_response(request)
-        if response.streaming:
-            db_release()
+        done, response = self._request_step(request, release=False)
+        if response is None:
+            response = self.get_response(request)
+        response = self._response_step(request, response, done, release=response.streaming)
         return response
 
     async def __acall__(self, request: HttpRequest) -> HttpResponse:
-        response = await self.get_response(request)
-        await sync_to_async(db_release)()  # in the request's thread, where the connection is
+        done, response = await sync_to_async(self._request_step)(request, release=None)
+        if response is None:
+            response = await self.get_response(request)
+        return await sync_to_async(self._response_step)(request, response, done, release=True)
+
+    def _request_step(self, request: HttpRequest, *, release: bool | None) -> tuple[int, HttpResponse | None]:
+        """How many members' process_response are owed, and the response that ends the
+        request early (None: on to the view). `release` None: unless the view is sync."""
+        done, response, view = 0, None, None
+        for member in self.members:
+            done += 1
+            try:
+                response = member.process_request(request) if hasattr(member, "process_request") else None
+            except Exception as exc:  # as Django's chain: the member's error answers for it
+                return done - 1, response_for_exception(request, exc)
+            if response is not None:
+                return done, response
+        try:
+            view = resolve(request.path_info, urlconf=getattr(request, "urlconf", None))
+        except Resolver404:
+            pass  # Django answers 404 after the middleware; no view to check
+        if view is not None:
+            request.resolver_match = view  # as Django's handler sets it, for what answers early
+            for member in self.members:
+                if hasattr(member, "process_view"):
+                    try:
+                        response = member.process_view(request, view.func, view.args, view.kwargs)
+                    except Exception as exc:
+                        response = response_for_exception(request, exc)
+                    if response is not None:
+                        break
+        if release or (release is None and (response is not None or view is None
+                                           or iscoroutinefunction(view.func))):
+            db_release()
+        return done, response
+
+    def _response_step(self, request: HttpRequest, response: HttpResponse, done: int, *,
+                       release: bool) -> HttpResponse:
+        for member in reversed(self.members[:done]):
+            if hasattr(member, "process_response"):
+                try:
+                    response = member.process_response(request, response)
+                except Exception as exc:
+                    response = response_for_exception(request, exc)
+        if release:
+            db_release()
         return response
 
 

@@ -93,10 +93,19 @@ MIDDLEWARE = [
     # The probes come first: they touch no session, set no cookie (whizi.probes).
     "whizi.middleware.ProbeMiddleware",
     "whizi.middleware.RequestMiddleware",
-    "whizi.middleware.ConnectionReleaseMiddleware",
+    # A chat waits for its turn to start before anything else of it runs; other pages
+    # go first (chat.admission).
+    "chat.middleware.ChatAdmissionMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whizi.middleware.ContentSecurityPolicyMiddleware",
     "whizi.middleware.StaticFilesMiddleware",
+    # WHIZI_THREAD_STEP_MIDDLEWARE, in one thread step before the view and one after; it
+    # gives the database connection back after each (a streamed reply holds none).
+    "whizi.middleware.ThreadStepMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+]
+WHIZI_THREAD_STEP_MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -106,9 +115,9 @@ MIDDLEWARE = [
     "accounts.middleware.PreferenceLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "django_htmx.middleware.HtmxMiddleware",
-    "allauth.account.middleware.AccountMiddleware",
 ]
+# Django's checks look for these in MIDDLEWARE by name; whizi.checks looks in both lists.
+SILENCED_SYSTEM_CHECKS = ["admin.E408", "admin.E409", "admin.E410", "security.W002", "security.W003"]
 
 ROOT_URLCONF = "whizi.urls"
 CSRF_FAILURE_VIEW = "whizi.views.csrf_failure"
@@ -355,6 +364,8 @@ WHIZI_STREAM_FLUSH_MS = envint("WHIZI_STREAM_FLUSH_MS", "40")
 # and how long at most one keeps its place (then the next begins, whatever it waits on).
 WHIZI_CHAT_STARTS_AT_ONCE = envint("WHIZI_CHAT_STARTS_AT_ONCE", "4")
 WHIZI_CHAT_START_HOLD_MS = envint("WHIZI_CHAT_START_HOLD_MS", "250")
+# ... of which, while another page is being served (at least one: chats never stall).
+WHIZI_CHAT_STARTS_BESIDE_PAGES = envint("WHIZI_CHAT_STARTS_BESIDE_PAGES", "1")
 # Longest chat reply asked for, unless a model's own max_tokens says otherwise.
 WHIZI_CHAT_MAX_TOKENS = envint("WHIZI_CHAT_MAX_TOKENS", "2048")
 # Product cap on the history sent with each message, in the model's tokens: a long chat
