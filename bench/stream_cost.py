@@ -162,15 +162,19 @@ async def in_process(args: argparse.Namespace, base: str) -> dict[str, dict[str,
 # ---------------------------------------------------------------- 2. the web process
 
 async def _web_messages(base: str, pid: int, model: str, chats: int, *,
-                        streamed: bool) -> tuple[float, float]:
-    """CPU ms of the web process per message, and events per message (streamed)."""
+                        streamed: bool, later: bool = False) -> tuple[float, float]:
+    """CPU ms of the web process per message, and events per message (streamed). Each
+    message is the first of a new chat (the side column and the chat's options are sent
+    again with its reply), or, `later`, each goes on one chat."""
     async with httpx.AsyncClient(base_url=base, timeout=120) as client:
         await client.get("/settings/")
         token = {"X-CSRFToken": client.cookies["csrftoken"]}
         ids = []
-        for _ in range(chats + 2):
+        for _ in range(1 if later else chats + 2):
             answer = await client.post("/api/conversations/", json={"model": model}, headers=token)
             ids.append(answer.json()["id"])
+        if later:
+            ids *= chats + 2
         events, spent = 0, 0.0
         for index, conversation in enumerate(ids):
             before = cpu_seconds_of([pid])[pid]
@@ -214,13 +218,19 @@ def web_process(args: argparse.Namespace, provider_base: str) -> dict[str, objec
                                                       args.chats, streamed=True))
         json_short, _ = asyncio.run(_web_messages(base, web.pid, f"openai/{_model(args.short)}",
                                                   args.chats, streamed=False))
+        later_streamed, _ = asyncio.run(_web_messages(base, web.pid, f"openai/{_model(args.short)}",
+                                                      args.chats, streamed=True, later=True))
+        later_json, _ = asyncio.run(_web_messages(base, web.pid, f"openai/{_model(args.short)}",
+                                                  args.chats, streamed=False, later=True))
     finally:
         web.stop()
         database_drop(args.database)
     streamed = _line(short, long, args)
     return {"streamed": {**streamed, f"events_at_{args.short}": short_events,
                          f"events_at_{args.long}": long_events},
-            "json": {f"at_{args.short}_ms": round(json_short, 2)}}
+            "json": {f"at_{args.short}_ms": round(json_short, 2)},
+            "later": {f"streamed_at_{args.short}_ms": round(later_streamed, 2),
+                      f"json_at_{args.short}_ms": round(later_json, 2)}}
 
 
 def report(args: argparse.Namespace, local: dict[str, dict[str, float]], web: dict[str, object]) -> None:
@@ -246,6 +256,12 @@ def report(args: argparse.Namespace, local: dict[str, dict[str, float]], web: di
     print(f"Outside the model call: streamed {streamed['per_call_ms'] - lean_call:.1f} ms "
           f"(less the model call's {lean_call:.1f} ms), JSON {json_message - answer_call:.1f} ms "
           f"(less {answer_call:.1f} ms).")
+    later = web["later"]
+    later_streamed, later_json = later[f"streamed_at_{args.short}_ms"], later[f"json_at_{args.short}_ms"]
+    streamed_model = lean_call + streamed["per_token_us"] * args.short / 1000
+    print(f"A later message in a chat, at {args.short} tokens: streamed {later_streamed:.1f} ms "
+          f"({later_streamed - streamed_model:.1f} outside the model call), JSON {later_json:.1f} ms "
+          f"({later_json - answer_call:.1f} outside).")
     print(f"Events the page got: {streamed[f'events_at_{args.short}']:.0f} for {args.short} tokens, "
           f"{streamed[f'events_at_{args.long}']:.0f} for {args.long}.")
 
