@@ -333,7 +333,8 @@ def _change_refusal(text: str, trusted: str, context: Context, *, strict: bool =
 
 
 def answer_apply(existing: Sequence[str], answer: Answer, context: Context) -> Applied:
-    """The saved list after the answer's changes, each one checked."""
+    """The saved list after the answer's changes, each one checked: the edits, then each
+    saved line kept, replaced or removed, then the new lines."""
     strict = answer.retyped is not None
     if strict:
         answer = _retyped_as_changes(existing, answer.retyped)
@@ -341,14 +342,20 @@ def answer_apply(existing: Sequence[str], answer: Answer, context: Context) -> A
     # An edit may keep what the saved lines say and add what the user said; an addition may
     # too (a fact folded in), unless the whole list came re-typed; a compaction adds nothing.
     trusted = saved if context.compaction else f"{context.own_words}\n{saved}"
-    added_from = context.own_words if strict else trusted
-    forgets = [i for i, reason in answer.removals.items()
-               if reason == "forgotten" and 1 <= i <= len(existing)]
-    named = any(_user_names(existing[i - 1], context) for i in forgets)
-    unnamed_forgets = [] if named else [True] * FORGET_UNNAMED_MAX
+    applied = Applied(lines=[])
+    edited = _edits_checked(existing, answer, context, applied, trusted=trusted, strict=strict)
+    _saved_lines_applied(existing, answer, context, applied, edited)
     # An edit of an id the list does not have is a new line, checked as one.
     adds = answer.adds + [text for index, text in answer.edits.items() if not 1 <= index <= len(existing)]
-    applied = Applied(lines=[])
+    seen = {line_key(line) for line in existing} | {line_key(line) for line in edited.values()}
+    added_from = context.own_words if strict else trusted
+    _adds_applied(adds, context, applied, seen, trusted=added_from, strict=strict)
+    return applied
+
+
+def _edits_checked(existing: Sequence[str], answer: Answer, context: Context, applied: Applied, *,
+                   trusted: str, strict: bool) -> dict[int, str]:
+    """The edits that pass their checks, by line id; the others counted as refused."""
     edited: dict[int, str] = {}
     for index, line in enumerate(existing, 1):
         new = answer.edits.get(index)
@@ -360,7 +367,17 @@ def answer_apply(existing: Sequence[str], answer: Answer, context: Context) -> A
             edited[index] = storable_line(new)
         else:
             applied.refused_by[refusal] += 1
-    seen = {line_key(line) for line in existing} | {line_key(line) for line in edited.values()}
+    return edited
+
+
+def _saved_lines_applied(existing: Sequence[str], answer: Answer, context: Context, applied: Applied,
+                         edited: dict[int, str]) -> None:
+    """Each saved line, in order: removed (by the rules, or by the answer for a reason its
+    checks allow), replaced by its checked edit, or kept."""
+    forgets = [i for i, reason in answer.removals.items()
+               if reason == "forgotten" and 1 <= i <= len(existing)]
+    named = any(_user_names(existing[i - 1], context) for i in forgets)
+    unnamed_forgets = [] if named else [True] * FORGET_UNNAMED_MAX
     for index, line in enumerate(existing, 1):
         if blocked_reason(line) is not None:
             applied.removed["rule"] += 1  # a line no pass may keep, whoever saved it
@@ -382,10 +399,16 @@ def answer_apply(existing: Sequence[str], answer: Answer, context: Context) -> A
         else:
             applied.lines.append(line)
             applied.kept += 1
+
+
+def _adds_applied(adds: Sequence[str], context: Context, applied: Applied, seen: set[str], *,
+                  trusted: str, strict: bool) -> None:
+    """The new lines that pass their checks, after the saved ones; none from a compaction,
+    none the list already says."""
     for line in adds:
         if context.compaction or line_key(line) in seen:
             continue
-        refusal = _change_refusal(line, added_from, context, strict=strict)
+        refusal = _change_refusal(line, trusted, context, strict=strict)
         if refusal is None:
             applied.lines.append(storable_line(line))
             applied.added += 1
@@ -393,4 +416,3 @@ def answer_apply(existing: Sequence[str], answer: Answer, context: Context) -> A
             seen.add(line_key(line))
         else:
             applied.refused_by[refusal] += 1
-    return applied

@@ -252,28 +252,9 @@ def pass_compute(
             return _result(Outcome.UNCHANGED, existing, existing, meter)
         candidate = existing
     else:
-        messages = pass_input(existing, window, source, today=today)
-        try:
-            answer = _answer(_call(model, messages, meter, max_tokens=answer_budget(existing)))
-        except llm.ModelError as exc:
-            log.warning("memory pass failed: model %s (%s)", exc.kind, model)
-            return _result(Outcome.FAILED, existing, existing, meter, error=f"model:{exc.kind}",
-                           retryable=exc.retryable, retry_after=getattr(exc, "retry_after", None),
-                           asked=asked)
-        except AnswerError as exc:
-            log.warning("memory pass failed: answer %s (%s)", exc.kind, model)
-            return _result(Outcome.FAILED, existing, existing, meter, error=f"answer:{exc.kind}",
-                           retryable=exc.kind in ("empty_answer", "refused"), asked=asked)
-        if answer.no_change:
-            applied = Applied(lines=list(existing), kept=len(existing))
-        else:
-            applied = answer_apply(existing, answer, Context.of(window))
-        if applied.refused:
-            # The checks' names only, never the text: a check that refuses good work shows here.
-            log.warning("memory pass refused %d change(s): %s", applied.refused,
-                        ", ".join(f"{check}={n}" for check, n in sorted(applied.refused_by.items())))
-            for check, count in applied.refused_by.items():
-                metric_memory_refused(check=check, amount=count)
+        applied = _changes_applied(existing, window, source, model, meter, today=today, asked=asked)
+        if isinstance(applied, PassResult):
+            return applied  # the model failed, or answered nothing usable
         candidate = applied.lines
     lines, fitted = _fit_budget(candidate, model, meter, compact_above=compact_above)
     outcome = fitted or (Outcome.UNCHANGED if lines == existing else Outcome.UPDATED)
@@ -282,4 +263,31 @@ def pass_compute(
         # One row for the whole compaction (or trim): how many lines it merged, not which.
         line_changes.append(LineChange("compacted", count=max(len(candidate) - len(lines), 0)))
     return _result(outcome, lines, existing, meter, applied=applied, line_changes=line_changes, asked=asked)
+
+
+def _changes_applied(existing: list[str], window: Sequence[Turn], source: str, model: str, meter: Meter, *,
+                     today: date | None, asked: bool) -> Applied | PassResult:
+    """Steps 3 and 4 of pass_compute: the model's changes, each checked; or the failed
+    pass, the list untouched."""
+    messages = pass_input(existing, window, source, today=today)
+    try:
+        answer = _answer(_call(model, messages, meter, max_tokens=answer_budget(existing)))
+    except llm.ModelError as exc:
+        log.warning("memory pass failed: model %s (%s)", exc.kind, model)
+        return _result(Outcome.FAILED, existing, existing, meter, error=f"model:{exc.kind}",
+                       retryable=exc.retryable, retry_after=getattr(exc, "retry_after", None), asked=asked)
+    except AnswerError as exc:
+        log.warning("memory pass failed: answer %s (%s)", exc.kind, model)
+        return _result(Outcome.FAILED, existing, existing, meter, error=f"answer:{exc.kind}",
+                       retryable=exc.kind in ("empty_answer", "refused"), asked=asked)
+    if answer.no_change:
+        return Applied(lines=list(existing), kept=len(existing))
+    applied = answer_apply(existing, answer, Context.of(window))
+    if applied.refused:
+        # The checks' names only, never the text: a check that refuses good work shows here.
+        log.warning("memory pass refused %d change(s): %s", applied.refused,
+                    ", ".join(f"{check}={n}" for check, n in sorted(applied.refused_by.items())))
+        for check, count in applied.refused_by.items():
+            metric_memory_refused(check=check, amount=count)
+    return applied
 
