@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from asgiref import sync
@@ -14,7 +18,10 @@ from django.core.checks import run_checks
 from django.http import HttpRequest, HttpResponse
 from django.test import AsyncClient, RequestFactory
 
+from tests.conftest import server_env
 from whizi.middleware import ThreadStepMiddleware
+
+ROOT = Path(__file__).resolve().parents[2]
 
 calls: list[str] = []
 
@@ -163,3 +170,45 @@ def test_the_checks_find_a_needed_middleware_in_either_list(settings):
                                              if not p.endswith("CsrfViewMiddleware")]
     found = [m for m in run_checks() if m.id == "whizi.E006"]
     assert len(found) == 1 and "CsrfViewMiddleware" in found[0].msg
+
+
+STEPS_OF_A_PAGE = """
+import asyncio, json
+import httpx
+from asgiref import sync
+import whizi.asgi
+
+steps = []
+original = sync.SyncToAsync.__call__
+
+def counted(self, *args, **kwargs):
+    steps.append(getattr(self.func, "__qualname__", repr(self.func)))
+    return original(self, *args, **kwargs)
+
+async def main():
+    transport = httpx.ASGITransport(app=whizi.asgi.application)
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as client:
+        await client.get("/settings/")
+        sync.SyncToAsync.__call__ = counted
+        status = (await client.get("/settings/")).status_code
+    return status
+
+print(json.dumps({"status": asyncio.run(main()), "steps": steps}))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_the_web_process_makes_no_thread_for_a_request_before_its_middleware_runs():
+    """Django runs request_started's receivers in a thread step before anything else of a
+    request; under ASGI they have nothing to do (the request's thread is new), and under a
+    burst that step made 300 threads at once, before the chats' line could hold them
+    back. The web process (whizi.asgi) leaves them out: a page's first step is its own."""
+    result = subprocess.run([sys.executable, "-c", STEPS_OF_A_PAGE], cwd=ROOT, env=server_env(),
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout.strip().splitlines()[-1])
+    assert seen["status"] == 200
+    assert seen["steps"][0] == "SecurityMiddleware.process_request", seen["steps"]
+    assert not [step for step in seen["steps"] if step.startswith("Signal")], seen["steps"]
+    assert len(seen["steps"]) == 6, seen["steps"]
