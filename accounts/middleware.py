@@ -3,16 +3,16 @@ from django.http import HttpRequest
 from django.utils import translation
 from django.utils.deprecation import MiddlewareMixin
 
-from accounts.owner import guest_id_in_session
-from accounts.preferences import preferred_language
+from accounts.owner import guest_saved_language
+from accounts.preferences import language_known, preferred_language
 
 
 def _saved_language(request: HttpRequest) -> str:
     user = request.user
-    return preferred_language(
-        user_id=user.pk if user.is_authenticated else None,
-        guest_id=None if user.is_authenticated else guest_id_in_session(request),
-    )
+    if user.is_authenticated:
+        return preferred_language(user_id=user.pk, guest_id=None)
+    # A guest's language is read with the note of its visit, which its views need anyway.
+    return language_known(guest_saved_language(request))
 
 
 def _use(request: HttpRequest, language: str) -> None:

@@ -14,10 +14,11 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
+from django.db import connection
 from django.http import Http404, HttpRequest
 from django.utils import timezone
 
-from accounts.models import Guest
+from accounts.models import Guest, Preference
 
 GUEST_SESSION_KEY = "whizi_guest_id"
 
@@ -68,15 +69,41 @@ def guest_id_in_session(request: HttpRequest) -> uuid.UUID | None:
 
 def _guest_seen(request: HttpRequest) -> uuid.UUID | None:
     """The session's guest, if it still exists; its last visit is noted, so a guest who
-    only reads is not swept as abandoned."""
+    only reads is not swept as abandoned, and its saved language is read with it
+    (guest_saved_language)."""
     guest_id = guest_id_in_session(request)
     if guest_id is None:
         return None
-    if Guest.objects.filter(pk=guest_id).update(last_seen_at=timezone.now()):
+    language = _guest_visit(guest_id)
+    if language is not None:
+        request._whizi_guest_language = language
         return guest_id
     # The guest was removed (abandoned-guest cleanup): forget it, so a first write starts anew.
     request.session.pop(GUEST_SESSION_KEY, None)
     return None
+
+
+def _guest_visit(guest_id: uuid.UUID) -> str | None:
+    """Note the guest's visit and read its saved language ("" when none), in one statement
+    (every request of a guest asks both); None when the guest no longer exists."""
+    key = Guest._meta.pk.get_db_prep_value(guest_id, connection)
+    now = Guest._meta.get_field("last_seen_at").get_db_prep_save(timezone.now(), connection)
+    guests, preferences = (connection.ops.quote_name(m._meta.db_table) for m in (Guest, Preference))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {guests} SET last_seen_at = %s WHERE id = %s "
+            f"RETURNING COALESCE((SELECT language FROM {preferences} WHERE guest_id = %s), '')",
+            [now, key, key])
+        row = cursor.fetchone()
+    return None if row is None else row[0]
+
+
+def guest_saved_language(request: HttpRequest) -> str:
+    """The language the request's guest saved in Preferences, as read when its visit was
+    noted (owner_seen); "" for none, or for a visitor with no guest."""
+    if request.user.is_authenticated or owner_seen(request) is None:
+        return ""
+    return getattr(request, "_whizi_guest_language", "")
 
 
 def owner_seen(request: HttpRequest) -> Owner | None:

@@ -80,7 +80,11 @@ def preferred_language(*, user_id: int | None, guest_id: uuid.UUID | None) -> st
         lookup = {"guest_id": guest_id}
     else:
         return ""
-    language = Preference.objects.filter(**lookup).values_list("language", flat=True).first()
+    return language_known(Preference.objects.filter(**lookup).values_list("language", flat=True).first())
+
+
+def language_known(language: str | None) -> str:
+    """A saved language as it is used: "" (follow the browser) when it is no longer configured."""
     return language if language in language_codes() else ""
 
 

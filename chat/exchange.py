@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 
 from asgiref.sync import async_to_sync
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -42,7 +42,7 @@ from chat.errors import ChatInputError, ChatModelFailed
 from chat.limits import MAX_TITLE_CHARS, message_content_check
 from chat.model_choice import chat_model_choose, model_reply_tokens
 from chat.models import Conversation, Message
-from chat.prompt import ChatRequest, chat_request_assemble
+from chat.prompt import ChatRequest, chat_request_assemble, history_rows
 from memory.services import (
     MemoryRead,
     Trigger,
@@ -88,6 +88,9 @@ class ChatReply:
     user_message: Message
     assistant_message: Message
     turns: int
+    # A memory pass is to read through this reply (made due by it, joined, or moved onto
+    # it by a regenerate): only then can the reply carry a memory mark.
+    pass_through_reply: bool = False
 
 
 def chat_exchange_open(*, conversation: Conversation, content: object,
@@ -111,10 +114,12 @@ def chat_exchange_open(*, conversation: Conversation, content: object,
         locked = owned_row_lock(Conversation, pk=conversation.pk, owner=Owner.of(conversation))
         conversation.user_id, conversation.guest_id = locked.user_id, locked.guest_id
         removed_from = None if edit_of is None else _edit_remove(conversation=conversation, last=edit_of)
-        last = conversation.messages.order_by("-id").first()
-        if edit_of is None and last is not None and last.role == Message.Role.USER and last.content == text:
+        # The newest messages: the last one, and the first batch of the history (one read).
+        newest = history_rows(conversation=conversation)
+        last = newest[0] if newest else None
+        if edit_of is None and last is not None and last[1] == Message.Role.USER and last[2] == text:
             # Sending again after a failed reply: answer the saved message, don't repeat it.
-            user_message = last
+            user_message = conversation.messages.get(pk=last[0])
         else:
             user_message = Message.objects.create(
                 conversation=conversation, role=Message.Role.USER, content=text,
@@ -129,7 +134,8 @@ def chat_exchange_open(*, conversation: Conversation, content: object,
         Conversation.objects.filter(pk=conversation.pk).update(**updates)
         for name, value in updates.items():
             setattr(conversation, name, value)
-    request = chat_request_assemble(conversation=conversation, user_message=user_message, model=chosen)
+    request = chat_request_assemble(conversation=conversation, user_message=user_message, model=chosen,
+                                    newest=newest)
     return Exchange(conversation=conversation, user_message=user_message, request=request, memory=memory,
                     memory_asked=memory_asked)
 
@@ -235,21 +241,35 @@ def chat_exchange_finish(*, exchange: Exchange, completion: Completion, streamed
             output_tokens=completion.output_tokens, cost=completion.cost,
             content_tokens=count_tokens(text),
         )
-        Conversation.objects.filter(pk=conversation.pk).update(updated_at=timezone.now())
-        turns = conversation.messages.filter(id__lte=assistant.pk).count()
+        turns = _conversation_used(conversation_id=conversation.pk, through_message_id=assistant.pk)
         read_already = exchange.replaces is not None and pass_follow_removed(
             conversation_id=conversation.pk, removed_from=exchange.replaces, successor=assistant.pk)
+        through_reply = read_already
         try:
             if not read_already:
                 trigger = Trigger.REQUEST if exchange.memory_asked else Trigger.CADENCE
-                pass_request(owner=owner, trigger=trigger, turns_after=turns, through_message_id=assistant.pk,
-                             conversation_id=conversation.pk)
+                through_reply = pass_request(owner=owner, trigger=trigger, turns_after=turns,
+                                             through_message_id=assistant.pk,
+                                             conversation_id=conversation.pk) is not None
         except DatabaseError:
             # The reply matters more than one pass; the next trigger rewrites the whole list.
             log.exception("could not queue a memory pass for conversation %s", conversation.pk)
     metric_chat_reply(model=exchange.model, streamed=streamed, outcome="ok")
     return ChatReply(conversation=conversation, user_message=exchange.user_message,
-                     assistant_message=assistant, turns=turns)
+                     assistant_message=assistant, turns=turns, pass_through_reply=through_reply)
+
+
+def _conversation_used(*, conversation_id: int, through_message_id: int) -> int:
+    """Move the conversation to the top of its list (updated_at) and count its turns
+    through `through_message_id`, in one statement (the ORM would take two)."""
+    updated_at = Conversation._meta.get_field("updated_at").get_db_prep_save(timezone.now(), connection)
+    chats, messages = (connection.ops.quote_name(m._meta.db_table) for m in (Conversation, Message))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {chats} SET updated_at = %s WHERE id = %s "
+            f"RETURNING (SELECT COUNT(*) FROM {messages} WHERE conversation_id = %s AND id <= %s)",
+            [updated_at, conversation_id, conversation_id, through_message_id])
+        return cursor.fetchone()[0]
 
 
 async def chat_reply_async(*, begin: Callable[[], Exchange],

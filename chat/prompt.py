@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from accounts.owner import Owner
 from chat.model_choice import history_budget
@@ -102,52 +103,75 @@ def history_within(earlier: Iterable[tuple[str, str, int | None]], *, budget: in
     return picked
 
 
-def _messages_newest_first(*, conversation: Conversation,
-                           before_id: int) -> Iterator[tuple[str, str, int | None]]:
+HISTORY_BATCH = 100
+HistoryRow = tuple[int, str, str, int | None]  # id, role, content, content_tokens
+
+
+def history_rows(*, conversation: Conversation, before_id: int | None = None) -> list[HistoryRow]:
+    """Up to HISTORY_BATCH of the conversation's messages (before `before_id`), newest first."""
+    rows = conversation.messages.order_by("-id")
+    if before_id is not None:
+        rows = rows.filter(id__lt=before_id)
+    return list(rows.values_list("id", "role", "content", "content_tokens")[:HISTORY_BATCH])
+
+
+def _messages_newest_first(*, conversation: Conversation, before_id: int,
+                           newest: list[HistoryRow] | None = None) -> Iterator[tuple[str, str, int | None]]:
     """The conversation's messages before `before_id`, newest first, read in batches so a
-    long conversation costs no more than the part that is used."""
-    batch = 100
-    last_id = before_id
+    long conversation costs no more than the part that is used. `newest`: the first
+    batch, when the caller read it already (history_rows())."""
+    rows = newest if newest is not None else history_rows(conversation=conversation, before_id=before_id)
     while True:
-        rows = list(
-            conversation.messages.filter(id__lt=last_id)
-            .order_by("-id")
-            .values_list("id", "role", "content", "content_tokens")[:batch]
-        )
         for message_id, role, content, tokens in rows:
-            last_id = message_id
-            yield role, content, tokens
-        if len(rows) < batch:
+            if message_id < before_id:
+                yield role, content, tokens
+        if len(rows) < HISTORY_BATCH:
             return
+        rows = history_rows(conversation=conversation, before_id=rows[-1][0])
 
 
 def _system_room(project: Project | None) -> int:
     """The most the system messages can take, whatever the memory read brings: the base
     prompt with the memory rules (no list), or without them beside the largest block the
     list can make. Known before the read, so the history budget never waits for it."""
+    unlisted, listed = (_system_tokens(None, None) if project is None
+                        else _system_tokens(project.name, project.instructions))
+    return max(unlisted, listed + memory_block_max_tokens() + MESSAGE_OVERHEAD_TOKENS)
+
+
+@lru_cache(maxsize=256)
+def _system_tokens(name: str | None, instructions: str | None) -> tuple[int, int]:
+    """The system messages' tokens with the memory rules and no list, and without the
+    list's block. Counted once per project's words (they are the same for every message
+    of its chats), not again for each message."""
+    project = None if name is None else Project(name=name, instructions=instructions)
     unlisted = chat_system_messages(project=project, memory_lines=None)
     listed = chat_system_messages(project=project, memory_lines=["-"])[:-1]  # all but the block
-    return max(sum(_message_tokens(m["content"]) for m in unlisted),
-               sum(_message_tokens(m["content"]) for m in listed) + memory_block_max_tokens()
-               + MESSAGE_OVERHEAD_TOKENS)
+    return (sum(_message_tokens(m["content"]) for m in unlisted),
+            sum(_message_tokens(m["content"]) for m in listed))
 
 
 def chat_request_compose(*, model: str, project: Project | None, new_content: str,
-                         earlier: Iterable[tuple[str, str, int | None]]) -> ChatRequest:
-    """The request for `new_content` after `earlier` (newest first) but the memory list,
-    whose room is kept in the history budget."""
+                         earlier: Iterable[tuple[str, str, int | None]],
+                         new_tokens: int | None = None) -> ChatRequest:
+    """The request for `new_content` (`new_tokens` long, when known) after `earlier`
+    (newest first) but the memory list, whose room is kept in the history budget."""
     new = {"role": "user", "content": new_content}
-    fixed = _system_room(project) + _message_tokens(new["content"])
+    new_cost = _message_tokens(new_content) if new_tokens is None else new_tokens + MESSAGE_OVERHEAD_TOKENS
+    fixed = _system_room(project) + new_cost
     history = history_within(earlier, budget=history_budget(model, fixed_tokens=fixed))
     return ChatRequest(model=model, project=project, history=tuple(history), new=new)
 
 
-def chat_request_assemble(*, conversation: Conversation, user_message: Message, model: str) -> ChatRequest:
+def chat_request_assemble(*, conversation: Conversation, user_message: Message, model: str,
+                          newest: list[HistoryRow] | None = None) -> ChatRequest:
     """Everything a chat model is sent for `user_message` but the memory list (whose room
-    is kept in the budget)."""
+    is kept in the budget). `newest`: the conversation's newest messages (history_rows()),
+    when the caller has read them."""
     return chat_request_compose(
         model=model, project=conversation.project, new_content=user_message.content,
-        earlier=_messages_newest_first(conversation=conversation, before_id=user_message.pk),
+        new_tokens=user_message.content_tokens,
+        earlier=_messages_newest_first(conversation=conversation, before_id=user_message.pk, newest=newest),
     )
 
 

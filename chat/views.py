@@ -100,9 +100,11 @@ def _mark_last(messages: list[Message]) -> None:
         messages[-1].can_regenerate = True
 
 
-def _messages_decorate(messages: list[Message]) -> None:
-    """What the page shows beside each message: its reply's memory mark, the model's name."""
-    marks = pass_marks(reply_ids=[m.pk for m in messages if m.role == Message.Role.ASSISTANT])
+def _messages_decorate(messages: list[Message], *, with_marks: bool = True) -> None:
+    """What the page shows beside each message: its reply's memory mark (looked for
+    `with_marks`), the model's name."""
+    replies = [m.pk for m in messages if m.role == Message.Role.ASSISTANT] if with_marks else []
+    marks = pass_marks(reply_ids=replies)
     for message in messages:
         message.memory_mark = marks.get(message.pk)
         message.model_label = model_display_name(message.model) if message.model else ""
@@ -299,7 +301,8 @@ def _finish_stream(request: HttpRequest, exchange: Exchange, completion: Complet
     reply = chat_exchange_finish(exchange=exchange, completion=completion, streamed=True)
     chat = exchange.conversation
     message = reply.assistant_message
-    _messages_decorate([message])
+    # No pass reads through a reply that made none due: no mark to look for.
+    _messages_decorate([message], with_marks=reply.pass_through_reply)
     user_message = reply.user_message
     _mark_last([user_message, message])
     message_html = render_to_string("chat/home.html#message",

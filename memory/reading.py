@@ -13,6 +13,7 @@ import contextvars
 import logging
 import threading
 import time
+import weakref
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
@@ -49,13 +50,24 @@ def _read_memory_in_thread(owner: Owner, statement_timeout_ms: int) -> MemorySna
     connection.close_if_unusable_or_obsolete()
     try:
         if connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT set_config('statement_timeout', %s, false)",
-                               [str(statement_timeout_ms)])
+            _statement_timeout_keep(statement_timeout_ms)
         return memory_read(owner=owner)
     except Exception:
         connections.close_all()  # whatever went wrong, the next read starts afresh
         raise
+
+
+# The statement timeout each reader connection was given: set once per connection (it
+# lasts as long as the connection), not a statement more per read.
+_timeout_of: weakref.WeakKeyDictionary[object, int] = weakref.WeakKeyDictionary()
+
+
+def _statement_timeout_keep(statement_timeout_ms: int) -> None:
+    connection.ensure_connection()
+    if _timeout_of.get(connection.connection) != statement_timeout_ms:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT set_config('statement_timeout', %s, false)", [str(statement_timeout_ms)])
+        _timeout_of[connection.connection] = statement_timeout_ms
 
 
 def _connect_outside_the_pool() -> None:

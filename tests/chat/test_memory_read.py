@@ -6,11 +6,14 @@ The database is made to fail and to stall for real, from a second connection: th
 memory table is renamed away (the read errors), or locked (the read waits)."""
 
 import logging
+import threading
 
 import psycopg
 import pytest
+from django.db import connections
 
 from memory.models import Memory
+from memory.reading import _read_memory_in_thread
 from tests.chat.conftest import CHAT_A, memory_messages, owner_of, post_json, save_memory
 from tests.db_faults import table_locked, table_missing
 
@@ -86,3 +89,41 @@ def test_once_the_database_recovers_the_block_is_back(guest, script_a):
 
     first, second = script_a.calls()
     assert memory_messages(first) == [] and memory_messages(second)
+
+
+def test_a_reader_connection_is_given_its_statement_timeout_once(guest, script_a):
+    """The reader's statement timeout lasts as long as its connection: set on a new
+    connection and when the setting changes, not once more per read."""
+    script_a.reply("Hi.")
+    post_json(guest, f"/api/conversations/{_conversation(guest)}/messages/", {"content": "Hi"})
+    owner = owner_of(guest)
+    save_memory(owner, ["Name is Ann"])
+    seen: list[str] = []
+    timeouts: list[str] = []
+    lines: list[tuple[str, ...]] = []
+
+    def reads() -> None:
+        connection = connections["default"]
+
+        def record(execute, sql, params, many, context):
+            seen.append(sql)
+            return execute(sql, params, many, context)
+
+        try:
+            for timeout_ms in (4321, 4321, 4321, 5000):
+                with connection.execute_wrapper(record):
+                    lines.append(_read_memory_in_thread(owner, timeout_ms).lines)
+                with connection.cursor() as cursor:
+                    cursor.execute("SHOW statement_timeout")
+                    timeouts.append(cursor.fetchone()[0])
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=reads)
+    thread.start()
+    thread.join(timeout=30)
+
+    assert lines == [("Name is Ann",)] * 4
+    assert timeouts == ["4321ms", "4321ms", "4321ms", "5s"]
+    assert sum("statement_timeout" in sql for sql in seen) == 2  # the first read, then the change
+    assert sum("memory_memory" in sql for sql in seen) == 4

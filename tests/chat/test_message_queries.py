@@ -23,14 +23,16 @@ from tests.chat.test_page import _events
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
-# The request: the session, the language preference, the guest's last visit, the
-# conversation; the message saved (hold the owner, lock the conversation, its last
-# message, insert, update) and the history read; the reply saved (hold, lock, insert,
-# update, the turn count). The memory reader: its statement timeout and the list.
-JSON_MESSAGE = 15
+# The request: the session, the guest's visit noted with its saved language, the
+# conversation; the message saved (hold the owner, lock the conversation, the newest
+# messages — the last one and the history in one read —, insert, update); the reply saved
+# (hold, lock, insert, the conversation moved up with its turns counted). The memory
+# reader on a new connection: its statement timeout and the list (the list alone after).
+JSON_MESSAGE = 12
 MEMORY_READ = 2
-# The page's stream also reads the side column's newest chat and the reply's memory mark.
-STREAMED_MESSAGE = 17
+# The page's stream also reads the side column's newest chat; and the reply's memory mark
+# only when the reply made a pass due (not this one: the fourth turn of six).
+STREAMED_MESSAGE = 13
 
 
 @contextlib.contextmanager

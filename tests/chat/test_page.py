@@ -200,6 +200,21 @@ def test_the_reply_is_streamed_its_first_piece_at_once(script_a):
     assert events[0][1]["url"] == f"/c/{reply.conversation_id}/"
 
 
+def test_a_streamed_reply_carries_its_memory_mark_only_when_it_made_a_pass_due(script_a):
+    script_a.reply("Got it.").reply("Hello.")
+
+    _, asked = _stream({"content": "Remember that I am vegetarian", "model": CHAT_A})
+    _, plain = _stream({"content": "Hi", "model": CHAT_A})
+
+    asked_done = [data for chunk in asked for name, data in _events(chunk) if name == "done"][0]
+    plain_done = [data for chunk in plain for name, data in _events(chunk) if name == "done"][0]
+    reply = Message.objects.get(pk=asked_done["message_id"])
+    # The pass the request made is pending: the reply's mark polls for its outcome.
+    assert MemoryPass.objects.filter(through_message_id=reply.pk).exists()
+    assert f'hx-get="/c/{reply.conversation_id}/m/{reply.pk}/memory/"' in asked_done["html"]
+    assert "/memory/" not in plain_done["html"]
+
+
 def test_a_streamed_reply_that_fails_sends_an_error_event_and_keeps_the_message(script_a):
     script_a.error("rate_limit")
 
