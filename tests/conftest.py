@@ -113,8 +113,10 @@ def _database_leftover_sessions_end() -> None:
     connections.close_all()  # and its own unpooled ones: what is left is someone else's
     name = connection.settings_dict["NAME"]
     with connection._nodb_cursor() as cursor:  # on the "postgres" database, outside the pool
+        # Never this cursor's own session (Django falls back to the test database itself
+        # when the "postgres" one cannot be reached).
         cursor.execute("SELECT pid, application_name, state, left(query, 200) FROM pg_stat_activity"
-                       " WHERE datname = %s", [name])
+                       " WHERE datname = %s AND pid <> pg_backend_pid()", [name])
         leftovers = cursor.fetchall()
         for pid, *_ in leftovers:
             cursor.execute("SELECT pg_terminate_backend(%s)", [pid])

@@ -213,10 +213,21 @@ def complete(*, model: str, messages: list[dict[str, str]], timeout: float, retr
 
 async def acomplete(*, model: str, messages: list[dict[str, str]], timeout: float,
                     **params: Any) -> Completion:
-    """One answer, awaited: retries and fallbacks as configured, all within `timeout`."""
+    """One answer, awaited: retries and fallbacks as configured, all within `timeout`.
+
+    An OpenAI-protocol model's answer is read as a lean stream and joined (whizi.llm.lean):
+    litellm builds a whole response into its models at about twice the CPU of the lean
+    reader's call (docs/PERFORMANCE.md); the routing, retries, fallbacks, error classes,
+    usage and cost are the same."""
+    from whizi.llm.lean import LEAN_PROVIDERS
     from whizi.llm.router import model_router
 
     spec = model_lookup(model)
+    if spec.provider in LEAN_PROVIDERS and _lean_on():
+        reply = ReplyStream(spec, messages, timeout, params)
+        async for _ in reply:
+            pass
+        return reply.completion
     deadline = asyncio.get_running_loop().time() + timeout
     response = await _within(deadline, lambda: model_router().acompletion(
         model=spec.name, messages=messages, timeout=_attempt_timeout(spec, timeout),
@@ -265,6 +276,12 @@ def rate_limit_wait(error: ModelError, *, remaining: float) -> float | None:
     return wait
 
 
+def _lean_on() -> bool:
+    from django.conf import settings
+
+    return settings.WHIZI_LEAN_STREAM
+
+
 def _retries(spec: ModelSpec) -> int:
     from django.conf import settings
 
@@ -299,7 +316,7 @@ class ReplyStream:
         deadline = loop.time() + self.timeout
         response = None
         pieces: list[str] = []
-        usage = None
+        usage, finish_reason = None, ""
         try:
             response = await _within(deadline, lambda: model_router().acompletion(
                 model=self.spec.name, messages=self.messages, stream=True,
@@ -313,7 +330,7 @@ class ReplyStream:
                 async for piece in response.texts(deadline):
                     pieces.append(piece)
                     yield piece
-                usage = response.usage
+                usage, finish_reason = response.usage, response.finish_reason or ""
             else:
                 async for piece, usage_so_far in _litellm_pieces(response, deadline):
                     usage = usage_so_far
@@ -325,15 +342,16 @@ class ReplyStream:
         finally:
             if response is not None and hasattr(response, "aclose"):
                 await response.aclose()
-        self.completion = self._finished("".join(pieces), response, usage)
+        self.completion = self._finished("".join(pieces), response, usage, finish_reason)
 
-    def _finished(self, text: str, response: Any, usage: Any) -> Completion:
+    def _finished(self, text: str, response: Any, usage: Any, finish_reason: str) -> Completion:
         from whizi.llm.usage import reply_cost
 
         name = _answered_by(response, self.spec)
         input_tokens, output_tokens = _usage(usage)
         return Completion(text=text, model=name, input_tokens=input_tokens, output_tokens=output_tokens,
-                          cost=reply_cost(model_lookup(name), input_tokens, output_tokens))
+                          cost=reply_cost(model_lookup(name), input_tokens, output_tokens),
+                          finish_reason=finish_reason)
 
 
 async def _litellm_pieces(response: Any, deadline: float) -> AsyncIterator[tuple[str, Any]]:
