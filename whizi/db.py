@@ -38,8 +38,9 @@ def _gate() -> asyncio.Semaphore:
     loop = asyncio.get_running_loop()
     gate = _steps_by_loop.get(loop)
     if gate is None:
-        pool = settings.WHIZI_DB_POOL_MAX_SIZE  # with the pool off (0), as a default pool would
-        gate = _steps_by_loop[loop] = asyncio.Semaphore(max(1, pool // 2) if pool > 0 else 10)
+        at_once = max(1, settings.WHIZI_CHAT_SAVES_AT_ONCE)
+        pool = settings.WHIZI_DB_POOL_MAX_SIZE  # never more than the pool holds (0: no pool)
+        gate = _steps_by_loop[loop] = asyncio.Semaphore(min(at_once, pool) if pool > 0 else at_once)
     return gate
 
 
@@ -59,9 +60,9 @@ async def db_step(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
 
 
 async def db_step_queued(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
-    """db_step() for the heavy steps of a burst (chat): at most half the pool's worth run
-    at once in this process, so a burst of chats leaves connections and time for every
-    other page. The rest wait here, holding no thread, rather than in a thread of their
-    own for a pooled connection."""
+    """db_step() for the heavy steps of a burst (chat): at most WHIZI_CHAT_SAVES_AT_ONCE
+    run at once in this process. They are CPU work under one interpreter lock, so more at
+    once would not finish sooner, only give every other page more threads to queue behind
+    for the interpreter and the pool. The rest wait here, holding no thread."""
     async with _gate():
         return await sync_to_async(_released(fn, args, kwargs))()

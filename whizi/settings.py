@@ -366,6 +366,10 @@ WHIZI_CHAT_STARTS_AT_ONCE = envint("WHIZI_CHAT_STARTS_AT_ONCE", "4")
 WHIZI_CHAT_START_HOLD_MS = envint("WHIZI_CHAT_START_HOLD_MS", "250")
 # ... of which, while another page is being served (at least one: chats never stall).
 WHIZI_CHAT_STARTS_BESIDE_PAGES = envint("WHIZI_CHAT_STARTS_BESIDE_PAGES", "1")
+# A chat's database steps (saving its message, saving its reply) at once on one process
+# (whizi.db.db_step_queued): they are CPU work for the one interpreter, so more at once
+# only adds threads for every page to queue behind (docs/PERFORMANCE.md).
+WHIZI_CHAT_SAVES_AT_ONCE = envint("WHIZI_CHAT_SAVES_AT_ONCE", "3")
 # Longest chat reply asked for, unless a model's own max_tokens says otherwise.
 WHIZI_CHAT_MAX_TOKENS = envint("WHIZI_CHAT_MAX_TOKENS", "2048")
 # Product cap on the history sent with each message, in the model's tokens: a long chat
