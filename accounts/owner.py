@@ -16,9 +16,9 @@ from dataclasses import dataclass
 
 from django.db import connection
 from django.http import Http404, HttpRequest
-from django.utils import timezone
 
 from accounts.models import Guest, Preference
+from whizi.db import sql_now, sql_row, sql_table
 
 GUEST_SESSION_KEY = "whizi_guest_id"
 
@@ -87,14 +87,9 @@ def _guest_visit(guest_id: uuid.UUID) -> str | None:
     """Note the guest's visit and read its saved language ("" when none), in one statement
     (every request of a guest asks both); None when the guest no longer exists."""
     key = Guest._meta.pk.get_db_prep_value(guest_id, connection)
-    now = Guest._meta.get_field("last_seen_at").get_db_prep_save(timezone.now(), connection)
-    guests, preferences = (connection.ops.quote_name(m._meta.db_table) for m in (Guest, Preference))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {guests} SET last_seen_at = %s WHERE id = %s "
-            f"RETURNING COALESCE((SELECT language FROM {preferences} WHERE guest_id = %s), '')",
-            [now, key, key])
-        row = cursor.fetchone()
+    language = f"SELECT language FROM {sql_table(Preference)} WHERE guest_id = %s"
+    row = sql_row(f"UPDATE {sql_table(Guest)} SET last_seen_at = %s WHERE id = %s "
+                  f"RETURNING COALESCE(({language}), '')", [sql_now(Guest, "last_seen_at"), key, key])
     return None if row is None else row[0]
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 
 from asgiref.sync import async_to_sync
 from django.conf import settings
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -51,7 +51,7 @@ from memory.services import (
     pass_follow_removed,
     pass_request,
 )
-from whizi.db import db_release, db_step_queued
+from whizi.db import db_release, db_step_queued, sql_now, sql_row, sql_table
 from whizi.llm import Completion, ModelError, ReplyStream, acomplete, astream
 from whizi.metrics import metric_chat_reply, metric_model_usage
 from whizi.text import storable_text
@@ -262,14 +262,10 @@ def chat_exchange_finish(*, exchange: Exchange, completion: Completion, streamed
 def _conversation_used(*, conversation_id: int, through_message_id: int) -> int:
     """Move the conversation to the top of its list (updated_at) and count its turns
     through `through_message_id`, in one statement (the ORM would take two)."""
-    updated_at = Conversation._meta.get_field("updated_at").get_db_prep_save(timezone.now(), connection)
-    chats, messages = (connection.ops.quote_name(m._meta.db_table) for m in (Conversation, Message))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {chats} SET updated_at = %s WHERE id = %s "
-            f"RETURNING (SELECT COUNT(*) FROM {messages} WHERE conversation_id = %s AND id <= %s)",
-            [updated_at, conversation_id, conversation_id, through_message_id])
-        return cursor.fetchone()[0]
+    turns = f"SELECT COUNT(*) FROM {sql_table(Message)} WHERE conversation_id = %s AND id <= %s"
+    now = sql_now(Conversation, "updated_at")
+    return sql_row(f"UPDATE {sql_table(Conversation)} SET updated_at = %s WHERE id = %s RETURNING ({turns})",
+                   [now, conversation_id, conversation_id, through_message_id])[0]
 
 
 async def chat_reply_async(*, begin: Callable[[], Exchange],

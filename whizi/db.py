@@ -9,14 +9,34 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import connections
+from django.db import connection, connections
+from django.db.models import Model
+from django.utils import timezone
 
 T = TypeVar("T")
+
+
+def sql_table(model: type[Model]) -> str:
+    """A model's table, quoted for this connection's SQL."""
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def sql_now(model: type[Model], field: str) -> object:
+    """Now, as `model.field` (a DateTimeField) is stored on this connection."""
+    return model._meta.get_field(field).get_db_prep_save(timezone.now(), connection)
+
+
+def sql_row(sql: str, params: Sequence[object]) -> tuple | None:
+    """The first row of one raw statement: for the `UPDATE … RETURNING` that saves a
+    message a round trip and that the ORM cannot write."""
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()
 
 
 def db_release() -> None:
@@ -25,9 +45,9 @@ def db_release() -> None:
     A connection inside a transaction is left alone: closing it would end the transaction
     (a test case's own, or a caller's atomic block).
     """
-    for connection in connections.all(initialized_only=True):
-        if not connection.in_atomic_block:
-            connection.close()
+    for each in connections.all(initialized_only=True):
+        if not each.in_atomic_block:
+            each.close()
 
 
 _steps_by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
