@@ -22,6 +22,7 @@ from django.http import Http404
 
 from accounts.models import Guest
 from accounts.owner import Owner
+from whizi.db import sql_row_locked
 
 M = TypeVar("M", bound=models.Model)
 
@@ -78,7 +79,7 @@ def owned_row_lock(model: type[M], *, pk: object, owner: Owner | None = None) ->
         except OwnerGone:
             owner = None
             continue  # deleted (the row goes with it) or merged (the row moved): read again
-        row = model.objects.select_for_update().filter(pk=pk).first()
+        row = sql_row_locked(model, pk)
         if row is None:
             raise RowGone(f"{model._meta.label} {pk} no longer exists")
         if Owner.of(row) == owner:

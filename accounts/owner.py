@@ -15,6 +15,7 @@ import uuid
 from dataclasses import dataclass
 
 from django.db import connection
+from django.db.models import Model
 from django.http import Http404, HttpRequest
 
 from accounts.models import Guest, Preference
@@ -42,6 +43,14 @@ class Owner:
         if self.user_id is not None:
             return {"user_id": self.user_id}
         return {"guest_id": self.guest_id}
+
+    def sql_match(self, model: type[Model], alias: str) -> tuple[str, object]:
+        """`lookup` for a raw statement on `model` (as `alias`): the condition, and the
+        owner's key as that column stores it."""
+        field = model._meta.get_field("user" if self.user_id is not None else "guest")
+        key = self.user_id if self.user_id is not None else self.guest_id
+        return (f"{alias}.{connection.ops.quote_name(field.column)} = %s",
+                field.get_db_prep_value(key, connection))
 
     @property
     def key(self) -> str:
