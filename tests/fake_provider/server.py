@@ -171,6 +171,7 @@ class FakeProvider(ProviderScripts):
         self._defaults: dict[str, Behaviour] = {}
         self._requests: dict[str, list[dict[str, Any]]] = defaultdict(list)
         self._keys: dict[str, list[str]] = defaultdict(list)
+        self._agents: dict[str, list[str]] = defaultdict(list)
         self._in_flight = 0
         self._max_in_flight = 0
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -195,6 +196,7 @@ class FakeProvider(ProviderScripts):
             self._defaults.clear()
             self._requests.clear()
             self._keys.clear()
+            self._agents.clear()
             self._max_in_flight = self._in_flight
         self._release_hangs()
         return self
@@ -208,6 +210,11 @@ class FakeProvider(ProviderScripts):
         """The API key (Bearer token) of each request `model` received, oldest first."""
         with self._lock:
             return list(self._keys.get(model, []))
+
+    def agents(self, model: str) -> list[str]:
+        """The User-Agent of each request `model` received, oldest first: which client asked."""
+        with self._lock:
+            return list(self._agents.get(model, []))
 
     def pending(self, model: str) -> int:
         """Scripted behaviours not yet used."""
@@ -233,11 +240,12 @@ class FakeProvider(ProviderScripts):
                     "requests": {model: len(bodies) for model, bodies in self._requests.items()}}
 
     # -- used by the server (its event loop) --
-    def request_take(self, model: str, body: dict[str, Any], key: str = "") -> Behaviour:
+    def request_take(self, model: str, body: dict[str, Any], key: str = "", agent: str = "") -> Behaviour:
         """Record the request and pop its behaviour; counts it as open until request_done()."""
         with self._lock:
             self._requests[model].append(body)
             self._keys[model].append(key)
+            self._agents[model].append(agent)
             queue = self._queues.get(model)
             behaviour = queue.popleft() if queue else self._defaults.get(model, self._base_default)
             self._in_flight += 1
@@ -383,10 +391,10 @@ class ProviderApp:
                 break
         method, path = scope["method"], scope["path"].rstrip("/")
         if method == "POST" and path == "/v1/chat/completions":
-            await self._chat(body, receive, send, _bearer(scope))
+            await self._chat(body, receive, send, _bearer(scope), _header(scope, b"user-agent"))
         elif method == "POST" and _AZURE_CHAT.fullmatch(path):
             # Azure OpenAI names the deployment in the path and sends its key as api-key.
-            await self._chat(body, receive, send, _header(scope, b"api-key"))
+            await self._chat(body, receive, send, _header(scope, b"api-key"), _header(scope, b"user-agent"))
         elif method == "GET" and path == "/v1/models":
             data = [{"id": m, "object": "model", "created": 1700000000, "owned_by": "fake-provider"}
                     for m in self.provider.models()]
@@ -397,14 +405,14 @@ class ProviderApp:
             await _send_json(send, 404, _openai_error(f"Unknown path {path}", "invalid_request_error",
                                                       "unknown_url"))
 
-    async def _chat(self, raw: bytes, receive: Any, send: Any, key: str = "") -> None:
+    async def _chat(self, raw: bytes, receive: Any, send: Any, key: str = "", agent: str = "") -> None:
         try:
             body = json.loads(raw)
         except ValueError:
             await _send_json(send, 400, _openai_error("We could not parse the JSON body of your request.",
                                                       "invalid_request_error", None))
             return
-        behaviour = self.provider.request_take(str(body.get("model", "")), body, key)
+        behaviour = self.provider.request_take(str(body.get("model", "")), body, key, agent)
         gone = asyncio.Event()
         watcher = asyncio.create_task(_watch_disconnect(receive, gone))
         try:

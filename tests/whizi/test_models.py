@@ -243,6 +243,67 @@ def test_each_openai_protocol_provider_streams_its_whole_answer(fake_provider, m
     assert (reply.completion.input_tokens, reply.completion.output_tokens) == (9, 7)
 
 
+# ---------------------------------------------------------------- the request, made lean
+
+def _asked(fake_provider, model: str, settings, *, lean: bool, **params) -> tuple[dict, str, str]:
+    """The body, key and client of one streamed call of `model`, on one path."""
+    settings.WHIZI_LEAN_STREAM = lean
+    before = len(fake_provider.requests(model.removeprefix("openai/")))
+    reply = astream(model=model, messages=[{"role": "system", "content": "Be brief."}, *MESSAGES],
+                    timeout=10, **params)
+
+    async def collect() -> str:
+        return "".join([piece async for piece in reply])
+
+    assert asyncio.run(collect()) == "Hi."
+    name = model.removeprefix("openai/")
+    return (fake_provider.requests(name)[before], fake_provider.keys(name)[before],
+            fake_provider.agents(name)[before])
+
+
+@pytest.mark.parametrize("name", ["gpt-4o-mini", "gpt-5-mini", "o1-mini", "local-llama"])
+def test_a_chat_stream_is_asked_for_with_the_request_litellm_would_send(fake_provider, settings, name):
+    # The lean request (whizi.llm.lean_request) sends what litellm's own would, for models
+    # litellm treats differently: `max_tokens` renamed for reasoning models, `user` left
+    # out where litellm leaves it out.
+    fake_provider.set_default(name, "Hi.", chunks=2)
+
+    lean = _asked(fake_provider, f"openai/{name}", settings, lean=True, max_tokens=55, user="u-1")
+    litellms = _asked(fake_provider, f"openai/{name}", settings, lean=False, max_tokens=55, user="u-1")
+
+    assert lean[:2] == litellms[:2]
+    assert "OpenAI/Python" in litellms[2] and "OpenAI/Python" not in lean[2]  # made by each
+
+
+def test_a_request_the_process_changes_is_left_to_litellm(fake_provider, settings, monkeypatch):
+    # An organisation header (or litellm's own headers, callbacks, a proxy) is litellm's to
+    # send: the request goes through it, and its stream is still read lean.
+    fake_provider.set_default("gpt-4o-mini", "Hi.", chunks=2)
+    monkeypatch.setenv("OPENAI_ORGANIZATION", "org-whizi")
+
+    _body, _key, agent = _asked(fake_provider, "openai/gpt-4o-mini", settings, lean=True, max_tokens=55)
+
+    assert "OpenAI/Python" in agent
+
+
+@pytest.mark.parametrize(("status", "body"), [
+    (422, {"error": {"message": "Extra inputs are not permitted: user", "type": "invalid_request_error"}}),
+    (400, {"error": {"message": "Could not finish the message because max_tokens or model output limit "
+                                "was reached. Please try again with higher max_tokens.",
+                     "type": "invalid_request_error"}}),
+])
+def test_an_answer_litellm_turns_into_another_is_asked_again_through_it(fake_provider, settings, status,
+                                                                       body):
+    # litellm asks again without the parameters a 422 names, and answers an output budget
+    # too small for one token with an empty reply: the lean request leaves both to it.
+    fake_provider.error("gpt-4o-mini", status, body).set_default("gpt-4o-mini", "Hi.", chunks=2)
+
+    _asked(fake_provider, "openai/gpt-4o-mini", settings, lean=True, max_tokens=55)
+
+    lean, litellms = fake_provider.agents("gpt-4o-mini")  # asked lean, then again by litellm
+    assert "OpenAI/Python" not in lean and "OpenAI/Python" in litellms
+
+
 # ---------------------------------------------------------------- usage and cost
 
 def test_a_streamed_answer_reports_the_providers_usage_and_its_cost(fake_provider):

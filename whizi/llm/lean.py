@@ -143,11 +143,15 @@ class LeanStream:
         return ""
 
     def _mapped(self, error: Exception) -> Exception:
-        try:
-            return exception_type(model=self._model, custom_llm_provider=self._provider,
-                                  original_exception=error)
-        except Exception as mapped:  # noqa: BLE001 - exception_type raises what it maps to
-            return mapped
+        return lean_error_mapped(error, model=self._model, provider=self._provider)
+
+
+def lean_error_mapped(error: Exception, *, model: str, provider: str) -> Exception:
+    """The litellm exception litellm's own mapping makes of the OpenAI client's `error`."""
+    try:
+        return exception_type(model=model, custom_llm_provider=provider, original_exception=error)
+    except Exception as mapped:  # noqa: BLE001 - exception_type raises what it maps to
+        return mapped
 
 
 async def lean_stream_open(response: Any) -> Any:
@@ -167,7 +171,8 @@ async def lean_stream_open(response: Any) -> Any:
 
 
 class StreamHost(PythonHost):
-    """litellm's own host for the Router, with chat streams read lean (lean_stream_open)."""
+    """litellm's own host for the Router, with chat streams asked for without litellm's
+    set-up where that sends the same request (whizi.llm.lean_request), and read lean."""
 
     __slots__ = ()
 
@@ -177,6 +182,12 @@ class StreamHost(PythonHost):
             return endpoint
 
         async def acompletion(**kwargs: Any) -> Any:
+            if kwargs.get("stream"):
+                from whizi.llm.lean_request import lean_request_open
+
+                opened = await lean_request_open(kwargs)
+                if opened is not None:
+                    return opened
             response = await endpoint(**kwargs)
             return await lean_stream_open(response) if kwargs.get("stream") else response
 
