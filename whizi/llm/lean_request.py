@@ -1,9 +1,10 @@
 """An OpenAI-protocol chat stream asked for without litellm's per-call work, when that
-sends exactly the request litellm would (docs/PERFORMANCE.md, "The model call's set-up").
+sends exactly the request litellm would (docs/PERFORMANCE.md, "A lean fixed path, a
+fourth time").
 
 litellm's set-up of one call (its logging object, the parameter mapping, the OpenAI
-client's request, the response's metadata and a cost calculation) costs about three
-times the CPU of the request itself, on the event loop every chat shares. The Router
+client's request, the response's metadata and a cost calculation) costs about as much
+CPU again as the request and its reading, on the event loop every chat shares. The Router
 still picks the deployment and runs the retries and fallbacks around this (StreamHost in
 whizi.llm.lean); only the request of one attempt is made here, and only when:
 
