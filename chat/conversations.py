@@ -38,6 +38,8 @@ def conversation_for_owner(*, owner: Owner, conversation_id: object) -> Conversa
         pk = int(str(conversation_id))
     except ValueError:
         raise Http404 from None
+    if not -(2**63) <= pk < 2**63:  # no row has it, and SQLite would refuse the number
+        raise Http404
     # The ORM's `get_object_or_404(…for_owner(owner).select_related("project"), pk=pk)`,
     # written as SQL: every message reads it, and the ORM's build cost more than the read.
     mine, key = owner.sql_match(Conversation, "t")

@@ -187,3 +187,15 @@ def test_the_side_column_shows_the_date_groups(guest):
 def test_the_api_still_starts_a_conversation(guest):
     response = post_json(guest, "/api/conversations/", {"model": CHAT_A})
     assert response.status_code == 201
+
+
+@pytest.mark.parametrize("conversation_id", ["99999999999999999999", "-99999999999999999999", "0"])
+def test_an_id_no_chat_can_have_is_not_found(guest, conversation_id):
+    # Out of the database's range, or simply no row: a 404 either way, never an error.
+    post_json(guest, "/api/conversations/", {"model": CHAT_A})
+
+    page = guest.post("/send/", {"content": "Hi", "conversation": conversation_id},
+                      HTTP_X_CSRFTOKEN=guest.cookies["csrftoken"].value)
+    assert page.status_code == 404
+    if not conversation_id.startswith("-"):
+        assert guest.get(f"/api/conversations/{conversation_id}/messages/").status_code == 404
